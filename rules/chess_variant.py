@@ -1,0 +1,311 @@
+"""Variants played with FIDE men on an 8x8 board, built on python-chess.
+
+A variant is a `ChessVariant` subclass: class attributes are its data (what FIDE rules apply),
+methods are hooks whose defaults are standard chess. Override only what the variant changes:
+
+    generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
+                                      kings are not royal), after the castling/promotion switches
+    allows(board, state, move)        filter: is this candidate legal here?
+    explain(board, state, move)       why a refused candidate is refused (for the player)
+    after_move(board, state, move, mover, captured) -> state
+                                      effects after python-chess has pushed the move: may change
+                                      the board further and returns the new extra state
+    judge(board, state, legal)        Outcome or None; default checkmate/stalemate judged on the
+                                      variant's own legal moves, plus FIDE's automatic draws
+    parse_state(fields) / format_state(state)
+                                      extra state beyond the board, carried as FEN fields 7+
+
+Extra state is one immutable value (a tuple, a frozen dataclass); undo restores the previous one,
+and `board.pop()` restores any board change made in `after_move`.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, Iterator
+
+import chess
+
+from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+
+PROMOTION_LETTERS = {chess.QUEEN: "q", chess.ROOK: "r", chess.BISHOP: "b", chess.KNIGHT: "n", chess.KING: "k"}
+
+
+def colour_name(colour: chess.Color) -> str:
+    return WHITE if colour == chess.WHITE else BLACK
+
+
+class ChessVariant:
+    # -- data -----------------------------------------------------------------------------
+    slug: str = "standard"
+    name: str = "Standard chess"
+    summary: str = "FIDE chess."
+    players: int = 2
+    start_fen: str = chess.STARTING_FEN
+    royal_king: bool = True          # no move may leave one's own king attacked
+    castling: bool = True
+    promotions: str = "qrbn"         # piece letters a pawn may promote to
+    double_step: bool = True         # pawns may advance two squares from their start rank
+    fide_draws: bool = True          # insufficient material, 75 moves, fivefold; claims
+    initial_state: Any = None        # extra state beyond the board, as an immutable value
+
+    # -- set-up and FEN ---------------------------------------------------------------------
+    def setup(self, seed: int | None) -> str:
+        return self.start_fen
+
+    def parse_state(self, fields: list[str]) -> Any:
+        if fields:
+            raise ValueError(f"{self.name} uses a plain six-field FEN.")
+        return self.initial_state
+
+    def format_state(self, state: Any) -> list[str]:
+        return []
+
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        fields = fen.split()
+        if not fields:
+            raise ValueError("Empty FEN.")
+        try:
+            board = chess.Board(" ".join(fields[:6]))
+        except ValueError as exc:
+            raise ValueError(f"Invalid FEN: {exc}") from None
+        state = self.parse_state(fields[6:])
+        self.validate(board, state)
+        return board, state
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        if self.royal_king and not board.is_valid():
+            raise ValueError(f"Invalid position for {self.name}: {board.status()!r}")
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        return " ".join([board.fen(), *self.format_state(state)])
+
+    # -- moves --------------------------------------------------------------------------------
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        moves: Iterable[chess.Move] = board.legal_moves if self.royal_king else board.pseudo_legal_moves
+        for move in moves:
+            if move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
+                continue
+            if not self.castling and board.is_castling(move):
+                continue
+            if (not self.double_step and board.pawns & chess.BB_SQUARES[move.from_square]
+                    and abs(move.to_square - move.from_square) == 16):
+                continue
+            yield move
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return True
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        return f"{move.uci()} is not allowed in {self.name}."
+
+    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+        return [m for m in self.generate(board, state) if self.allows(board, state, m)]
+
+    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+        """Play `move` on `board` in place and return the new extra state. `board.pop()` undoes
+        the board side of it."""
+        mover = board.piece_at(move.from_square)
+        captured = captured_piece(board, move)
+        board.push(move)
+        return self.after_move(board, state, move, mover, captured)
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        return state
+
+    # -- check and the end ----------------------------------------------------------------------
+    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+        """Squares to mark as "in check" on the board image."""
+        if not self.royal_king:
+            return []
+        king = board.king(board.turn)
+        return [king] if king is not None and board.is_check() else []
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal:
+            if self.royal_king and board.is_check():
+                return Outcome.win(colour_name(not board.turn), "checkmate")
+            return Outcome.draw("stalemate")
+        if self.fide_draws:
+            return fide_automatic_draw(board)
+        return None
+
+    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+        if not self.fide_draws:
+            return None
+        if board.halfmove_clock >= 100:
+            return "50 moves without a capture or pawn move"
+        if board.is_repetition(3):
+            return "threefold repetition"
+        return None
+
+    # -- notation ------------------------------------------------------------------------------
+    def san(self, board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
+        return san(board, move, legal)
+
+    def info(self) -> VariantInfo:
+        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
+                           create=lambda seed, fen: ChessGame(self, seed=seed, fen=fen))
+
+
+def fide_automatic_draw(board: chess.Board) -> Outcome | None:
+    if board.is_insufficient_material():
+        return Outcome.draw("insufficient material")
+    if board.halfmove_clock >= 150:
+        return Outcome.draw("75 moves without a capture or pawn move")
+    if board.is_repetition(5):
+        return Outcome.draw("fivefold repetition")
+    return None
+
+
+def captured_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:
+    if board.is_en_passant(move):
+        return chess.Piece(chess.PAWN, not board.turn)
+    target = board.piece_at(move.to_square)
+    if target is not None and target.color != board.turn:
+        return target
+    return None
+
+
+def san(board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
+    """Short algebraic notation without check marks, disambiguated against `legal`."""
+    piece = board.piece_type_at(move.from_square)
+    if piece == chess.KING and board.is_castling(move):
+        return "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) else "O-O-O"
+    to = chess.square_name(move.to_square)
+    capture = board.is_capture(move)
+    promo = "=" + PROMOTION_LETTERS[move.promotion].upper() if move.promotion else ""
+    if piece == chess.PAWN or piece is None:
+        prefix = chess.FILE_NAMES[chess.square_file(move.from_square)] + "x" if capture else ""
+        return prefix + to + promo
+    rivals = [m.from_square for m in legal
+              if m.to_square == move.to_square and m.from_square != move.from_square
+              and board.piece_type_at(m.from_square) == piece]
+    dis = ""
+    if rivals:
+        file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
+        if all(chess.square_file(r) != file for r in rivals):
+            dis = chess.FILE_NAMES[file]
+        elif all(chess.square_rank(r) != rank for r in rivals):
+            dis = chess.RANK_NAMES[rank]
+        else:
+            dis = chess.square_name(move.from_square)
+    return chess.piece_symbol(piece).upper() + dis + ("x" if capture else "") + to + promo
+
+
+_SAN_NOISE = re.compile(r"[+#!?x:=\-\s]|e\.p\.")
+
+
+def normalise_san(text: str) -> str:
+    text = text.strip()
+    if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
+        return text.replace("0", "O").upper().replace("-", "")
+    text = _SAN_NOISE.sub("", text)
+    if len(text) >= 3 and text[-1] in "qrbnk" and text[-2].isdigit():
+        text = text[:-1] + text[-1].upper()   # e8q -> e8Q
+    return text
+
+
+def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], variant: ChessVariant) -> set[str]:
+    """Every spelling of `move` a player may type, normalised."""
+    keys = {normalise_san(variant.san(board, move, legal))}
+    piece = board.piece_type_at(move.from_square)
+    if piece not in (chess.PAWN, None) and not board.is_castling(move):
+        letter = chess.piece_symbol(piece).upper()
+        frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+        promo = PROMOTION_LETTERS[move.promotion].upper() if move.promotion else ""
+        keys |= {letter + to + promo, letter + frm + to + promo, letter + frm[0] + to + promo,
+                 letter + frm[1] + to + promo}
+    return keys
+
+
+class ChessGame(Game):
+    """A game of any `ChessVariant`: python-chess board plus the variant's extra state."""
+
+    def __init__(self, variant: ChessVariant, *, seed: int | None = None, fen: str | None = None):
+        super().__init__()
+        self.variant = variant
+        self.info = variant.info()
+        self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
+        self._states: list[Any] = []
+        self._legal: tuple[int, list[chess.Move]] | None = None
+
+    @property
+    def turn(self) -> str:
+        return colour_name(self.board.turn)
+
+    def legal_chess_moves(self) -> list[chess.Move]:
+        ply = len(self._history)
+        if self._legal is None or self._legal[0] != ply:
+            self._legal = (ply, self.variant.legal(self.board, self.state))
+        return self._legal[1]
+
+    def _moves(self) -> list[str]:
+        return [m.uci() for m in self.legal_chess_moves()]
+
+    def _resolve(self, text: str) -> str:
+        legal = self.legal_chess_moves()
+        by_uci = {m.uci(): m for m in legal}
+        if text.lower() in by_uci:
+            return text.lower()
+        key = normalise_san(text)
+        matches = {m.uci() for m in legal if key in san_keys(self.board, m, legal, self.variant)}
+        if len(matches) == 1:
+            return matches.pop()
+        if len(matches) > 1:
+            raise IllegalMove(f"{text} is ambiguous: say which piece, e.g. {sorted(matches)[0]}.")
+        raise IllegalMove(self._why_not(text))
+
+    def _why_not(self, text: str) -> str:
+        try:
+            move = chess.Move.from_uci(text.lower())
+        except ValueError:
+            if re.fullmatch(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?", text):
+                return f"{text} is not a legal move here."
+            return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
+        piece = self.board.piece_at(move.from_square)
+        if piece is None:
+            return f"No piece on {chess.square_name(move.from_square)}."
+        if piece.color != self.board.turn:
+            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {self.turn} to move."
+        candidates = list(self.variant.generate(self.board, self.state))
+        if move in candidates:
+            return self.variant.explain(self.board, self.state, move)
+        if self.variant.royal_king and self.board.is_pseudo_legal(move) and not self.board.is_legal(move):
+            return "That leaves your king in check." if not self.board.is_check() else "You must get out of check."
+        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+
+    def _apply(self, move: str) -> None:
+        chosen = next(m for m in self.legal_chess_moves() if m.uci() == move)
+        self._states.append(self.state)
+        self.state = self.variant.push(self.board, self.state, chosen)
+
+    def _unapply(self) -> None:
+        self.board.pop()
+        self.state = self._states.pop()
+
+    def _judge(self) -> Outcome | None:
+        return self.variant.judge(self.board, self.state, self.legal_chess_moves())
+
+    def claimable_draw(self) -> str | None:
+        return None if self.outcome else self.variant.claimable_draw(self.board, self.state)
+
+    def fen(self) -> str:
+        return self.variant.fen(self.board, self.state)
+
+    def san(self, move: str) -> str:
+        """SAN of a legal move in the current position (for display)."""
+        legal = self.legal_chess_moves()
+        chosen = next((m for m in legal if m.uci() == move), None)
+        if chosen is None:
+            raise IllegalMove(f"{move} is not a legal move here.")
+        return self.variant.san(self.board, chosen, legal)
+
+    def view(self) -> BoardView:
+        pieces = {chess.square_name(sq): p.symbol() for sq, p in self.board.piece_map().items()}
+        last = ()
+        if self.board.move_stack:
+            m = self.board.move_stack[-1]
+            last = (chess.square_name(m.from_square), chess.square_name(m.to_square))
+        checks = tuple(chess.square_name(sq) for sq in self.variant.checked_kings(self.board, self.state))
+        return BoardView(8, 8, pieces, self.turn, last, checks)

@@ -1,0 +1,117 @@
+"""Standard chess through the public API: perft, SAN input, FIDE endings and claims."""
+import pytest
+
+import rules
+
+
+def perft(game, depth):
+    if depth == 0:
+        return 1
+    total = 0
+    for move in game.legal_moves():
+        game.play(move)
+        total += perft(game, depth - 1)
+        game.undo()
+    return total
+
+
+@pytest.mark.parametrize("depth,count", [(1, 20), (2, 400), (3, 8902)])
+def test_perft_from_the_start(depth, count):
+    assert perft(rules.new_game("standard"), depth) == count
+
+
+def test_perft_kiwipete_depth_two():
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    assert perft(rules.new_game("standard", fen=fen), 2) == 2039
+
+
+def test_san_and_uci_are_both_accepted_and_history_is_canonical():
+    game = rules.new_game("standard")
+    assert game.play("e4") == "e2e4"
+    assert game.play("e7e5") == "e7e5"
+    assert game.play("Nf3") == "g1f3"
+    assert game.history == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_castling_is_written_as_the_king_move():
+    game = rules.new_game("standard", fen="r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert "e1g1" in game.legal_moves() and "e1c1" in game.legal_moves()
+    assert game.play("O-O") == "e1g1"
+
+
+def test_promotion_notation():
+    game = rules.new_game("standard", fen="8/P7/8/8/8/8/8/k6K w - - 0 1")
+    assert {"a7a8q", "a7a8r", "a7a8b", "a7a8n"} <= set(game.legal_moves())
+    assert game.play("a8=N") == "a7a8n"
+
+
+def test_ambiguous_san_is_refused_with_a_hint():
+    game = rules.new_game("standard", fen="k7/8/8/8/8/8/8/KN3N2 w - - 0 1")
+    with pytest.raises(rules.IllegalMove, match="ambiguous"):
+        game.play("Nd2")
+    assert game.play("Nbd2") == "b1d2"
+
+
+def test_moving_into_check_is_explained():
+    game = rules.new_game("standard", fen="k7/8/8/8/8/8/1r6/K7 w - - 0 1")
+    with pytest.raises(rules.IllegalMove, match="check"):
+        game.play("a1b1")
+
+
+def test_fools_mate_is_checkmate():
+    game = rules.new_game("standard")
+    for move in ["f3", "e5", "g4", "Qh4"]:
+        game.play(move)
+    assert game.outcome.result == "0-1"
+    assert game.outcome.reason == "checkmate"
+    assert game.view().checks == ("e1",)
+
+
+def test_stalemate_is_a_draw():
+    game = rules.new_game("standard", fen="k7/8/1Q6/8/8/8/8/7K b - - 0 1")
+    assert game.outcome.result == "1/2-1/2" and game.outcome.reason == "stalemate"
+
+
+def test_insufficient_material_is_an_automatic_draw():
+    game = rules.new_game("standard", fen="k7/8/8/8/8/8/8/6NK w - - 0 1")
+    assert game.outcome.reason == "insufficient material"
+
+
+def test_threefold_repetition_is_claimable_not_automatic():
+    game = rules.new_game("standard")
+    for _ in range(2):
+        for move in ["Nf3", "Nf6", "Ng1", "Ng8"]:
+            game.play(move)
+    assert game.outcome is None
+    assert game.claimable_draw() == "threefold repetition"
+
+
+def test_fivefold_repetition_ends_the_game():
+    game = rules.new_game("standard")
+    for _ in range(4):
+        for move in ["Nf3", "Nf6", "Ng1", "Ng8"]:
+            game.play(move)
+    assert game.outcome.reason == "fivefold repetition"
+
+
+def test_fifty_moves_claimable_and_seventy_five_automatic():
+    game = rules.new_game("standard", fen="k7/8/8/8/8/8/8/KR6 w - - 100 80")
+    assert game.outcome is None and game.claimable_draw().startswith("50 moves")
+    game = rules.new_game("standard", fen="k7/8/8/8/8/8/8/KR6 w - - 150 80")
+    assert game.outcome.reason.startswith("75 moves")
+
+
+def test_finish_records_resignation_and_undo_reopens():
+    game = rules.new_game("standard")
+    game.play("e4")
+    game.finish(rules.Outcome.win("white", "black resigned"))
+    assert game.outcome.result == "1-0"
+    with pytest.raises(rules.IllegalMove):
+        game.play("e5")
+
+
+def test_invalid_fen_is_refused():
+    with pytest.raises(ValueError):
+        rules.new_game("standard", fen="not a fen")
+    with pytest.raises(KeyError):
+        rules.new_game("no-such-variant")
