@@ -52,6 +52,7 @@ class BoardView:
     turn: str = WHITE
     last_move: tuple[str, ...] = ()
     checks: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()      # goal squares to tint (a puzzle's target corner)
     caption: str = ""
 
 

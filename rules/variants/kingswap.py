@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core import WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo, describe_view
+from ..core import WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from ..grid import DIAGONAL, KNIGHT, SLIDES, Grid
 
 GRID = Grid(5, 5)
@@ -193,10 +193,7 @@ class KingSwapGame(Game):
         pos = self.position
         goal = TARGET if pos.leg == 1 else HOME
         caption = f"Casualties {pos.casualties}. King heading for {goal}."
-        return BoardView(5, 5, pos.board, WHITE, last, (), caption)
-
-    def describe(self) -> str:
-        return describe_view(self.view(), self.info.name)
+        return BoardView(5, 5, pos.board, WHITE, last, (), (goal,), caption)
 
 
 def _create(seed: int | None, fen: str | None) -> KingSwapGame:
