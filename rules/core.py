@@ -131,9 +131,14 @@ class Game(ABC):
         self._legal_cache = None
         return self._history.pop()
 
-    def finish(self, outcome: Outcome) -> None:
-        """End the game from outside the board: resignation, agreed draw, claimed draw."""
+    def finish(self, outcome: Outcome | None) -> None:
+        """End the game from outside the board (resignation, agreed or claimed draw); None reopens it."""
         self._final = outcome
+
+    @property
+    def score(self) -> int | None:
+        """The running score of a solo puzzle (e.g. casualties so far); None for duels."""
+        return None
 
     def claimable_draw(self) -> str | None:
         """A draw the player to move may claim now (reason), or None."""

@@ -184,6 +184,10 @@ class KingSwapGame(Game):
             return Outcome("failed", "king can no longer move", pos.casualties)
         return None
 
+    @property
+    def score(self) -> int:
+        return self.position.casualties
+
     def fen(self) -> str:
         pos = self.position
         return f"{GRID.placement(pos.board)} {pos.leg} {pos.casualties}"

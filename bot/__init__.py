@@ -1,0 +1,1 @@
+"""Kibitz bot: service layer (no Discord), stores, and the Discord and console front ends."""

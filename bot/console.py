@@ -1,0 +1,135 @@
+"""A terminal front end over the same service and database: type the slash commands as text."""
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import TextIO
+
+import rules
+
+from .service import GameService, Player, Reply, UserError
+
+HELP = """Commands (as in Discord):
+  /variants                      list the games
+  /rules <variant>               show a variant's rules
+  /puzzle <variant> [seed]       start a solo puzzle
+  /challenge @<name> <variant>   challenge someone (you play White)
+  /accept, /decline              answer a challenge
+  /move <move>                   play a move (e2e4, Nf3, d4d5 ...)
+  /moves                         list the legal moves
+  /board, /resign, /draw, /undo
+  /as <name>                     act as another player
+  /channel <name>                switch channel
+  /help, /quit"""
+
+
+def text_board(view: rules.BoardView) -> str:
+    """The position as letters, White at the bottom."""
+    lines = []
+    for rank in reversed(range(view.ranks)):
+        row = [view.pieces.get(f"{chr(97 + f)}{rank + 1}", ".") for f in range(view.files)]
+        lines.append(f"{rank + 1} " + " ".join(row))
+    lines.append("  " + " ".join(chr(97 + f) for f in range(view.files)))
+    return "\n".join(lines)
+
+
+class Console:
+    def __init__(self, service: GameService, out_dir: str | Path, *, stdout: TextIO = sys.stdout,
+                 user: str = "you", channel: str = "console") -> None:
+        self.service = service
+        self.out_dir = Path(out_dir)
+        self.stdout = stdout
+        self.user = Player(f"console:{user}", user)
+        self.channel = channel
+
+    def say(self, text: str) -> None:
+        print(text, file=self.stdout, flush=True)
+
+    async def run(self, stdin: TextIO = sys.stdin) -> None:
+        self.say(f"Kibitz console. You are {self.user.name} in #{self.channel}. Type /help.")
+        while True:
+            self.stdout.write("> ")
+            self.stdout.flush()
+            line = stdin.readline()
+            if not line or line.strip() in ("/quit", "/exit"):
+                self.say("Bye. Your games are saved.")
+                return
+            await self.handle(line)
+
+    async def handle(self, line: str) -> None:
+        try:
+            words = shlex.split(line.strip())
+        except ValueError:
+            words = line.split()
+        if not words:
+            return
+        command, args = words[0].lstrip("/").lower(), words[1:]
+        try:
+            await self.dispatch(command, args)
+        except UserError as exc:
+            self.say(f"! {exc}")
+
+    async def dispatch(self, command: str, args: list[str]) -> None:
+        s, ch, me = self.service, self.channel, self.user
+        if command == "help":
+            return self.say(HELP)
+        if command == "as":
+            self.user = Player(f"console:{self._name(args)}", self._name(args))
+            return self.say(f"You are now {self.user.name}.")
+        if command == "channel":
+            self.channel = self._name(args)
+            return self.say(f"Now in #{self.channel}.")
+        if command == "moves":
+            return self.say(" ".join(await s.move_suggestions(ch, me, "", limit=None)) or "No legal moves.")
+        actions = {
+            "variants": lambda: s.list_variants(),
+            "rules": lambda: s.rules_text(self._arg(args, "a variant")),
+            "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), self._seed(args)),
+            "challenge": lambda: s.challenge(ch, me, self._opponent(args), self._arg(args[1:], "a variant")),
+            "accept": lambda: s.accept(ch, me),
+            "decline": lambda: s.decline(ch, me),
+            "move": lambda: s.move(ch, me, " ".join(args) or self._arg(args, "a move")),
+            "board": lambda: s.board(ch),
+            "resign": lambda: s.resign(ch, me),
+            "draw": lambda: s.draw(ch, me),
+            "undo": lambda: s.undo(ch, me),
+        }
+        if command not in actions:
+            raise UserError(f"Unknown command /{command}. Type /help.")
+        self.show(await actions[command]())
+
+    def show(self, reply: Reply) -> None:
+        self.say(reply.text)
+        if reply.image is not None:
+            if reply.view is not None:
+                self.say(text_board(reply.view))
+            self.out_dir.mkdir(parents=True, exist_ok=True)
+            path = self.out_dir / reply.filename
+            path.write_bytes(reply.image)
+            self.say(f"[board image: {path}]")
+
+    @staticmethod
+    def _arg(args: list[str], what: str) -> str:
+        if not args:
+            raise UserError(f"Say {what}.")
+        return args[0]
+
+    @staticmethod
+    def _name(args: list[str]) -> str:
+        if not args:
+            raise UserError("Say a name.")
+        return args[0].lstrip("@#").lower()
+
+    def _opponent(self, args: list[str]) -> Player:
+        name = self._name(args)
+        return Player(f"console:{name}", name)
+
+    @staticmethod
+    def _seed(args: list[str]) -> int | None:
+        if len(args) < 2:
+            return None
+        try:
+            return int(args[1])
+        except ValueError:
+            raise UserError("The seed must be a whole number.") from None

@@ -1,0 +1,421 @@
+"""The service every front end calls: games, players and channels. Knows nothing of Discord.
+
+Each call takes the channel key (a channel id, or a thread id inside a thread) and the acting
+player, checks, changes the game, commits it to the store, then answers with a Reply. User
+mistakes raise UserError with a short sentence and change nothing.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+import rules
+from rules import Game, IllegalMove, Outcome
+
+from .store import ChannelBusy, GameRecord, GameStore
+
+log = logging.getLogger(__name__)
+
+RULE_CARDS = Path(__file__).resolve().parent.parent / "data" / "rules"
+
+
+class UserError(Exception):
+    """A mistake by the user; the message is the whole reply."""
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+@dataclass
+class Reply:
+    text: str
+    image: bytes | None = None
+    alt: str = ""
+    filename: str = "board.png"
+    ephemeral: bool = False
+    game_id: int | None = None
+    challenge: tuple[int, str, str] | None = None   # (game id, challenger id, opponent id)
+    finished: bool = False
+    view: rules.BoardView | None = None            # the position shown, for text front ends
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _default_renderer(view, orientation: str) -> bytes:
+    import render
+
+    return render.board_png(view, orientation=orientation)
+
+
+@dataclass
+class _Live:
+    record: GameRecord
+    game: Game | None   # None while a challenge waits
+
+
+class GameService:
+    def __init__(self, store: GameStore, *, renderer: Callable | None = None,
+                 clock: Callable[[], str] = _now) -> None:
+        self.store = store
+        self.renderer = renderer or _default_renderer
+        self.clock = clock
+        self._live: dict[str, _Live] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    # -- catalogue ---------------------------------------------------------------------------
+    def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
+        prefix = prefix.lower().strip()
+        hits = [(slug, info.name) for slug, info in rules.VARIANTS.items()
+                if not prefix or prefix in slug or prefix in info.name.lower()]
+        hits.sort(key=lambda hit: (not hit[0].startswith(prefix), hit[0]))
+        return hits[:25]
+
+    async def list_variants(self) -> Reply:
+        solo = [i for i in rules.VARIANTS.values() if i.players == 1]
+        duel = [i for i in rules.VARIANTS.values() if i.players == 2]
+        lines = ["**Solo puzzles** (`/puzzle`)"]
+        lines += [f"- `{i.slug}`: {i.name}. {i.summary}" for i in solo]
+        lines += ["", "**Two-player games** (`/challenge`)"]
+        lines += [f"- `{i.slug}`: {i.name}. {i.summary}" for i in duel]
+        return Reply("\n".join(lines))
+
+    async def rules_text(self, slug: str) -> Reply:
+        info = self._variant(slug)
+        card = RULE_CARDS / f"{info.slug}.md"
+        text = card.read_text(encoding="utf-8").strip() if card.exists() else f"# {info.name}\n{info.summary}"
+        return Reply(text)
+
+    # -- starting games --------------------------------------------------------------------
+    async def start_puzzle(self, channel: str, user: Player, slug: str, seed: int | None = None,
+                           guild: str | None = None) -> Reply:
+        info = self._variant(slug)
+        if info.players != 1:
+            raise UserError(f"{info.name} is a two-player game: use /challenge.")
+        if seed is not None and not 0 <= seed < 2**63:
+            raise UserError("The seed must be a whole number from 0 up.")
+        seed = random.randrange(2**31) if seed is None else seed
+        async with self._lock(channel):
+            await self._refuse_if_busy(channel)
+            game = rules.new_game(info.slug, seed=seed)
+            now = self.clock()
+            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
+                                seed=seed, created_at=now, updated_at=now)
+            self._settle(record, game)
+            await self._create(record)
+            self._live[channel] = _Live(record, game)
+            return await self._board_reply(record, game, f"{user.name} starts **{info.name}** (seed {seed}).")
+
+    async def challenge(self, channel: str, challenger: Player, opponent: Player, slug: str,
+                        guild: str | None = None) -> Reply:
+        info = self._variant(slug)
+        if info.players != 2:
+            raise UserError(f"{info.name} is a solo puzzle: use /puzzle.")
+        if opponent.id == challenger.id:
+            raise UserError("You cannot challenge yourself.")
+        async with self._lock(channel):
+            await self._refuse_if_busy(channel)
+            game = rules.new_game(info.slug)
+            now = self.clock()
+            record = GameRecord(info.slug, channel, [(challenger.id, challenger.name), (opponent.id, opponent.name)],
+                                game.fen(), "challenge", guild, created_at=now, updated_at=now)
+            await self._create(record)
+            self._live[channel] = _Live(record, None)
+            return Reply(f"{challenger.name} challenges {opponent.name} to **{info.name}**. "
+                         f"{challenger.name} would play White. {opponent.name}, accept or decline.",
+                         game_id=record.id, challenge=(record.id, challenger.id, opponent.id))
+
+    async def accept(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        async with self._lock(channel):
+            live = await self._challenge_for(channel, user, game_id)
+            record = live.record
+            game = rules.new_game(record.variant, fen=record.start_fen)
+            record.status, record.fen, record.updated_at = "active", game.fen(), self.clock()
+            self._settle(record, game)
+            await self.store.save(record)
+            live.game = game
+            return await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
+
+    async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        async with self._lock(channel):
+            live = await self._challenge_for(channel, user, game_id, allow_challenger=True)
+            record = live.record
+            record.status, record.updated_at = "declined", self.clock()
+            await self.store.save(record)
+            self._live.pop(channel, None)
+            verb = "withdraws the challenge" if user.id == record.players[0][0] else "declines the challenge"
+            return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
+
+    # -- playing -------------------------------------------------------------------------------
+    async def move(self, channel: str, user: Player, text: str) -> Reply:
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.game
+            self._require_turn(record, game, user)
+            before = record.copy()
+            try:
+                played = game.play(text)
+            except IllegalMove as exc:
+                raise UserError(str(exc)) from None
+            record.moves.append(played)
+            record.draw_offer = None
+            await self._commit(live, before, undo=game.undo)
+            return await self._board_reply(record, game, f"{user.name} plays {self._display(game, played)}.")
+
+    async def board(self, channel: str) -> Reply:
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None:
+                raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
+            if live.game is None:
+                names = [name for _, name in live.record.players]
+                raise UserError(f"{names[0]}'s challenge to {names[1]} is waiting for an answer.")
+            return await self._board_reply(live.record, live.game, "")
+
+    async def resign(self, channel: str, user: Player) -> Reply:
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.game
+            colour = self._seat(record, user)
+            if record.solo:
+                outcome = Outcome("failed", "gave up", game.score)
+            else:
+                winner = rules.BLACK if colour == rules.WHITE else rules.WHITE
+                outcome = Outcome.win(winner, f"{colour} resigned")
+            before = record.copy()
+            game.finish(outcome)
+            await self._commit(live, before, undo=lambda: game.finish(None))
+            return await self._board_reply(record, game, f"{user.name} resigns.")
+
+    async def draw(self, channel: str, user: Player) -> Reply:
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.game
+            if record.solo:
+                raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
+            colour = self._seat(record, user)
+            before = record.copy()
+            claim = game.claimable_draw() if game.turn == colour else None
+            if claim:
+                game.finish(Outcome.draw(f"{claim} claimed"))
+                await self._commit(live, before, undo=lambda: game.finish(None))
+                return await self._board_reply(record, game, f"{user.name} claims a draw.")
+            if record.draw_offer and record.draw_offer != user.id:
+                game.finish(Outcome.draw("agreed"))
+                record.draw_offer = None
+                await self._commit(live, before, undo=lambda: game.finish(None))
+                return await self._board_reply(record, game, f"{user.name} accepts the draw.")
+            if record.draw_offer == user.id:
+                raise UserError("Your draw offer already stands.")
+            record.draw_offer = user.id
+            record.updated_at = self.clock()
+            await self.store.save(record)
+            other = next(name for pid, name in record.players if pid != user.id)
+            return Reply(f"{user.name} offers a draw. {other}, use /draw to accept; any move declines.",
+                         game_id=record.id)
+
+    async def undo(self, channel: str, user: Player) -> Reply:
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None or live.game is None:
+                live = await self._reopen_last_puzzle(channel, user)
+            record, game = live.record, live.game
+            if not record.solo:
+                raise UserError("Takebacks are only for solo puzzles.")
+            self._seat(record, user)
+            before = record.copy()
+            final = game.outcome
+            try:
+                taken = game.undo()
+            except IllegalMove as exc:
+                raise UserError(str(exc)) from None
+            record.moves.pop()
+            was_finished = record.status == "finished"
+
+            def redo() -> None:
+                game.play(taken)
+                if game.outcome is None and final is not None:
+                    game.finish(final)
+
+            try:
+                await self._commit(live, before, undo=redo)
+            except ChannelBusy:
+                raise UserError("Another game has started in this channel since.") from None
+            if was_finished:
+                self._live[channel] = live
+            return await self._board_reply(record, game, f"{user.name} takes back {taken}.")
+
+    async def move_suggestions(self, channel: str, user: Player, prefix: str = "", limit: int | None = 25) -> list[str]:
+        live = self._live.get(channel) or await self._load(channel)
+        if live is None or live.game is None or live.game.outcome:
+            return []
+        prefix = prefix.strip().lower()
+        moves = sorted(live.game.legal_moves())
+        return [m for m in moves if m.lower().startswith(prefix)][:limit]
+
+    async def restore(self) -> int:
+        """Load every unfinished game (after a restart). Returns how many."""
+        records = await self.store.open_games()
+        for record in records:
+            self._live[record.channel_id] = self._revive(record)
+        return len(records)
+
+    # -- internals -------------------------------------------------------------------------------
+    def _lock(self, channel: str) -> asyncio.Lock:
+        return self._locks.setdefault(channel, asyncio.Lock())
+
+    def _variant(self, slug: str) -> rules.VariantInfo:
+        key = (slug or "").strip().lower()
+        info = rules.VARIANTS.get(key)
+        if info is None:
+            by_name = [i for i in rules.VARIANTS.values() if i.name.lower() == key]
+            if by_name:
+                return by_name[0]
+            raise UserError(f"I don't know a variant called {slug!r}. /variants lists them.")
+        return info
+
+    async def _refuse_if_busy(self, channel: str) -> None:
+        if await self._load(channel) is not None:
+            raise UserError("This channel already has a game. Finish it (or /resign) first, or use another channel or thread.")
+
+    async def _create(self, record: GameRecord) -> None:
+        try:
+            await self.store.create(record)
+        except ChannelBusy:
+            raise UserError("This channel already has a game.") from None
+
+    async def _load(self, channel: str) -> _Live | None:
+        live = self._live.get(channel)
+        if live is not None and live.record.is_open:
+            return live
+        record = await self.store.open_game(channel)
+        if record is None:
+            self._live.pop(channel, None)
+            return None
+        live = self._revive(record)
+        self._live[channel] = live
+        return live
+
+    def _revive(self, record: GameRecord) -> _Live:
+        if record.status == "challenge":
+            return _Live(record, None)
+        game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
+        for move in record.moves:
+            game.play(move)
+        if game.fen() != record.fen:
+            log.warning("game %s: replayed FEN %s differs from stored %s", record.id, game.fen(), record.fen)
+        if record.status == "finished" and record.result and game.outcome is None:
+            game.finish(Outcome(record.result, record.reason or "", record.score))
+        return _Live(record, game)
+
+    async def _active(self, channel: str) -> _Live:
+        live = await self._load(channel)
+        if live is None:
+            raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
+        if live.game is None:
+            raise UserError("The challenge has not been accepted yet.")
+        return live
+
+    async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
+                             allow_challenger: bool = False) -> _Live:
+        live = await self._load(channel)
+        if live is None or live.record.status != "challenge" or (game_id is not None and live.record.id != game_id):
+            raise UserError("That challenge is no longer open.")
+        challenger, opponent = live.record.players[0][0], live.record.players[1][0]
+        if user.id != opponent and not (allow_challenger and user.id == challenger):
+            raise UserError("This challenge is not for you.")
+        return live
+
+    def _seat(self, record: GameRecord, user: Player) -> str:
+        for index, (pid, _) in enumerate(record.players):
+            if pid == user.id:
+                return rules.WHITE if index == 0 else rules.BLACK
+        raise UserError("You are not playing in this game.")
+
+    def _require_turn(self, record: GameRecord, game: Game, user: Player) -> None:
+        colour = self._seat(record, user)
+        if not record.solo and game.turn != colour:
+            raise UserError("It is not your turn.")
+
+    def _settle(self, record: GameRecord, game: Game) -> None:
+        """Copy the game's state into the record (position, result)."""
+        record.fen = game.fen()
+        outcome = game.outcome
+        if outcome is not None:
+            record.status = "finished"
+            record.result, record.reason, record.score = outcome.result, outcome.reason, outcome.score
+        else:
+            record.status = "active" if record.status == "finished" else record.status
+            record.result = record.reason = record.score = None
+
+    async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
+        """Write the game's new state; if the write fails, put game and record back as they were."""
+        record = live.record
+        self._settle(record, live.game)
+        record.updated_at = self.clock()
+        try:
+            await self.store.save(record)
+        except BaseException:
+            undo()
+            live.record = before
+            self._live[record.channel_id] = live
+            raise
+        if not record.is_open:
+            self._live.pop(record.channel_id, None)
+
+    async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
+        record = await self.store.latest(channel)
+        if record is None or not record.solo or record.status != "finished" or not record.moves:
+            raise UserError("No puzzle to take a move back in.")
+        if record.players[0][0] != user.id:
+            raise UserError("You are not playing in this game.")
+        return self._revive(record)
+
+    @staticmethod
+    def _display(game: Game, move: str) -> str:
+        return f"`{move}`"
+
+    async def _board_reply(self, record: GameRecord, game: Game, headline: str) -> Reply:
+        view = game.view()
+        outcome = game.outcome
+        orientation = view.turn if not record.solo else rules.WHITE
+        image = await asyncio.to_thread(self.renderer, view, orientation)
+        alt = game.describe()
+        lines = [headline] if headline else []
+        lines.append(f"**{game.info.name}** · game #{record.id}")
+        if record.solo:
+            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}")
+        else:
+            lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
+        if record.moves:
+            lines.append(f"Last move: `{record.moves[-1]}`")
+        if outcome is None:
+            if record.solo:
+                lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())
+            else:
+                name = record.players[0][1] if game.turn == rules.WHITE else record.players[1][1]
+                check = " (in check)" if view.checks else ""
+                lines.append(f"{name} to move ({game.turn}){check}.")
+        else:
+            lines.append(self._result_line(record, outcome))
+        return Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
+                     game_id=record.id, finished=outcome is not None, view=view)
+
+    @staticmethod
+    def _result_line(record: GameRecord, outcome: Outcome) -> str:
+        if record.solo:
+            score = f" Casualties: {outcome.score}." if outcome.score is not None else ""
+            return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {outcome.reason}.{score}"
+        if outcome.winner is None:
+            return f"**Draw** ({outcome.result}): {outcome.reason}."
+        name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
+        return f"**{name} wins** ({outcome.result}): {outcome.reason}."

@@ -1,0 +1,263 @@
+"""Drawing: a BoardView in, a paletted image out.
+
+Speed and size come from doing the work once. Every square is a *tile*: its colour, its
+highlights (last move, goal mark, check) and the man on it, composited in RGBA once per square
+size, then mapped to one shared 256-colour palette and cached. The frame with its coordinates and
+empty squares is cached per board size and orientation. A board is then a copy of the frame plus
+one paste per occupied or highlighted square, all in palette mode, so PNG encoding is cheap, the
+file small, and GIF frames share one palette.
+"""
+from __future__ import annotations
+
+import io
+import math
+import threading
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from rules.core import BLACK, WHITE, BoardView
+
+from .assets import Assets
+from .theme import THEME, Layout, Theme, parse_square
+
+Flags = tuple[bool, bool, bool]   # (last move, mark, check)
+NO_FLAGS: Flags = (False, False, False)
+PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
+
+
+class Renderer:
+    """Draws boards with one set of art and one theme; keeps its caches between calls.
+
+    Safe to share between threads (asyncio.to_thread): caches only ever gain entries, and an
+    entry computed twice is computed the same way.
+    """
+
+    def __init__(self, data_dir: Path | str | None = None, theme: Theme = THEME) -> None:
+        self.assets = Assets.load(data_dir)
+        self.theme = theme
+        self._sprites: dict[tuple[str, int], Image.Image] = {}
+        self._overlays: dict[tuple[str, int], Image.Image] = {}
+        self._tiles: dict[tuple[int, int, Flags, str], Image.Image] = {}
+        self._frames: dict[tuple[Layout, bool], Image.Image] = {}
+        self._palette: Image.Image | None = None
+        self._lock = threading.Lock()
+
+    # -- public ------------------------------------------------------------------------------
+    def board_image(self, view: BoardView, *, orientation: str | None = None,
+                    square: int | None = None) -> Image.Image:
+        """The board as a palette ("P") image."""
+        layout = Layout.for_board(view.files, view.ranks, square)
+        flipped = _orientation(orientation, view.turn) == BLACK
+        image = self._frame(layout, flipped).copy()
+        for (file, rank), (flags, letter) in _squares(view).items():
+            tile = self._tile(layout.square, (file + rank) % 2, flags, letter)
+            image.paste(tile, layout.cell(file, rank, flipped))
+        return image
+
+    def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
+        buf = io.BytesIO()
+        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=6)
+        return buf.getvalue()
+
+    def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900) -> bytes:
+        views = list(views)
+        if not views:
+            raise ValueError("game_gif needs at least one position")
+        if len({(v.files, v.ranks) for v in views}) != 1:
+            raise ValueError("All positions of a GIF must have the same board size")
+        if frame_ms <= 0:
+            raise ValueError("frame_ms must be positive")
+        side = _orientation(orientation, views[0].turn)
+        frames = [self.board_image(v, orientation=side) for v in views]
+        durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
+        buf = io.BytesIO()
+        frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations,
+                       loop=0, optimize=False, disposal=1)
+        return buf.getvalue()
+
+    # -- cached pieces of a picture -----------------------------------------------------------
+    def palette(self) -> Image.Image:
+        """The shared palette, chosen once from every standard tile at PALETTE_SQUARE px."""
+        if self._palette is None:
+            with self._lock:
+                if self._palette is None:
+                    self._palette = self._build_palette()
+        return self._palette
+
+    def _build_palette(self) -> Image.Image:
+        t, px = self.theme, PALETTE_SQUARE
+        kinds = [(l, m, c) for l in (False, True) for m in (False, True) for c in (False, True)]
+        letters = [""] + list(self.assets.pieces)
+        swatch = Image.new("RGB", (px * len(letters), px * 2 * len(kinds) + px))
+        for i, letter in enumerate(letters):
+            for j, flags in enumerate(kinds):
+                for parity in (0, 1):
+                    swatch.paste(self._tile_rgb(px, parity, flags, letter), (i * px, (2 * j + parity) * px))
+        # coordinates on the frame, so their anti-aliasing gets colours too
+        strip = Image.new("RGB", (swatch.width, px), t.frame)
+        draw = ImageDraw.Draw(strip)
+        draw.text((4, 4), "abcdefgh 12345678", font=self.assets.font(20), fill=t.coords)
+        swatch.paste(strip, (0, swatch.height - px))
+        fixed = [t.light, t.dark, t.frame, t.coords, (0, 0, 0), (255, 255, 255),
+                 t.white_disc, t.black_disc, t.check_inner]
+        fixed += [_blend(base, t.last_move) for base in (t.light, t.dark)]
+        fixed += [_blend(base, t.mark) for base in (t.light, t.dark)]
+        fixed += [_blend(_blend(base, t.last_move), t.mark) for base in (t.light, t.dark)]
+        fixed += [t.mark_ring[:3]]
+        fixed = list(dict.fromkeys(fixed))
+        chosen = swatch.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        flat = chosen.getpalette()[: 3 * (256 - len(fixed))]
+        colours = fixed + [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+        colours = list(dict.fromkeys(colours))
+        colours += [colours[-1]] * (256 - len(colours))
+        pal = Image.new("P", (1, 1))
+        pal.putpalette([c for rgb in colours for c in rgb])
+        return pal
+
+    def _to_palette(self, rgb: Image.Image) -> Image.Image:
+        return rgb.quantize(palette=self.palette(), dither=Image.Dither.NONE)
+
+    def _frame(self, layout: Layout, flipped: bool) -> Image.Image:
+        key = (layout, flipped)
+        frame = self._frames.get(key)
+        if frame is None:
+            frame = self._frames[key] = self._to_palette(self._frame_rgb(layout, flipped))
+        return frame
+
+    def _frame_rgb(self, layout: Layout, flipped: bool) -> Image.Image:
+        t, sq, m = self.theme, layout.square, layout.margin
+        image = Image.new("RGB", layout.size, t.frame)
+        draw = ImageDraw.Draw(image)
+        for file in range(layout.files):
+            for rank in range(layout.ranks):
+                x, y = layout.cell(file, rank, flipped)
+                draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=t.dark if (file + rank) % 2 == 0 else t.light)
+        font = self.assets.font(layout.font_px)
+        bottom = m + layout.ranks * sq + m / 2
+        for file in range(layout.files):
+            x = layout.cell(file, 0, flipped)[0] + sq / 2
+            draw.text((x, bottom), chr(ord("a") + file), font=font, fill=t.coords, anchor="mm")
+        for rank in range(layout.ranks):
+            y = layout.cell(0, rank, flipped)[1] + sq / 2
+            draw.text((m / 2, y), str(rank + 1), font=font, fill=t.coords, anchor="mm")
+        return image
+
+    def _tile(self, px: int, parity: int, flags: Flags, letter: str) -> Image.Image:
+        key = (px, parity, flags, letter)
+        tile = self._tiles.get(key)
+        if tile is None:
+            tile = self._tiles[key] = self._to_palette(self._tile_rgb(px, parity, flags, letter))
+        return tile
+
+    def _tile_rgb(self, px: int, parity: int, flags: Flags, letter: str) -> Image.Image:
+        """One square, RGB. parity 0 is a dark square (a1), 1 a light one."""
+        t = self.theme
+        last, mark, check = flags
+        tile = Image.new("RGBA", (px, px), (t.dark if parity == 0 else t.light) + (255,))
+        if last:
+            tile.alpha_composite(Image.new("RGBA", (px, px), t.last_move))
+        if mark:
+            tile.alpha_composite(Image.new("RGBA", (px, px), t.mark))
+            width = max(2, round(px / 22))
+            inset = max(1, round(px / 30))
+            ImageDraw.Draw(tile).rectangle((inset, inset, px - 1 - inset, px - 1 - inset),
+                                           outline=t.mark_ring, width=width)
+        if check:
+            tile.alpha_composite(self._overlay("check", px))
+        if letter:
+            tile.alpha_composite(self._sprite(letter, px))
+        return tile.convert("RGB")
+
+    def _overlay(self, name: str, px: int) -> Image.Image:
+        key = (name, px)
+        if key not in self._overlays:
+            self._overlays[key] = _check_glow(px, self.theme)
+        return self._overlays[key]
+
+    def _sprite(self, letter: str, px: int) -> Image.Image:
+        key = (letter, px)
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            art = self.assets.pieces.get(letter)
+            if art is not None:
+                sprite = art.resize((px, px), Image.Resampling.LANCZOS)
+            else:
+                sprite = self._disc(letter, px)
+            self._sprites[key] = sprite
+        return sprite
+
+    def _disc(self, letter: str, px: int) -> Image.Image:
+        """A man we have no art for: a disc in its side's colour, labelled with its letter."""
+        t, scale = self.theme, 4
+        big = px * scale
+        white = not letter.islower()
+        fill, ink = (t.white_disc, t.black_disc) if white else (t.black_disc, t.white_disc)
+        image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+        draw = ImageDraw.Draw(image)
+        pad = round(big * 0.15)
+        draw.ellipse((pad, pad, big - pad, big - pad), fill=fill + (255,), outline=t.disc_edge + (255,),
+                     width=max(scale, round(big * 0.035)))
+        label = letter.upper()[:2] or "?"
+        size = round(big * (0.42 if len(label) == 1 else 0.32))
+        draw.text((big / 2, big / 2), label, font=self.assets.font(size), fill=ink + (255,), anchor="mm")
+        return image.resize((px, px), Image.Resampling.LANCZOS)
+
+
+def _orientation(orientation: str | None, turn: str) -> str:
+    side = turn if orientation is None else orientation
+    if side not in (WHITE, BLACK):
+        raise ValueError(f"orientation must be 'white', 'black' or None, not {orientation!r}")
+    return side
+
+
+def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
+    """Every square that differs from an empty one: its highlights and its man ('' for none).
+
+    Squares off the board are ignored: a view is drawn as well as it can be, never refused."""
+    files, ranks = view.files, view.ranks
+    out: dict[tuple[int, int], tuple[Flags, str]] = {}
+
+    def at(name: str) -> tuple[int, int] | None:
+        return parse_square(name, files, ranks)
+
+    for name, letter in view.pieces.items():
+        pos = at(name)
+        if pos is not None and letter:
+            out[pos] = (NO_FLAGS, str(letter))
+    for index, names in enumerate((view.last_move, view.marks, view.checks)):
+        for name in names:
+            pos = at(name)
+            if pos is None:
+                continue
+            flags, letter = out.get(pos, (NO_FLAGS, ""))
+            flags = tuple(True if i == index else f for i, f in enumerate(flags))
+            out[pos] = (flags, letter)
+    return out
+
+
+def _blend(base: tuple[int, int, int], over: tuple[int, int, int, int]) -> tuple[int, int, int]:
+    a = over[3] / 255
+    return tuple(round(b * (1 - a) + o * a) for b, o in zip(base, over[:3]))
+
+
+def _check_glow(px: int, theme: Theme) -> Image.Image:
+    """Red radial glow under a king in check (lichess's gradient: solid red centre, fading out)."""
+    stops = [(0.0, theme.check_inner, 1.0), (0.25, (231, 0, 0), 1.0),
+             (0.89, (169, 0, 0), 0.0), (1.0, theme.check_outer, 0.0)]
+    reach = px / 2 * math.sqrt(2)
+    data = []
+    for y in range(px):
+        for x in range(px):
+            d = math.hypot(x + 0.5 - px / 2, y + 0.5 - px / 2) / reach
+            for (t0, c0, a0), (t1, c1, a1) in zip(stops, stops[1:]):
+                if d <= t1:
+                    k = (d - t0) / (t1 - t0)
+                    break
+            else:
+                (t0, c0, a0), (t1, c1, a1), k = stops[-2], stops[-1], 1.0
+            rgb = tuple(round(u + (v - u) * k) for u, v in zip(c0, c1))
+            data.append(rgb + (round(255 * (a0 + (a1 - a0) * k)),))
+    image = Image.new("RGBA", (px, px))
+    image.putdata(data)
+    return image

@@ -1,0 +1,131 @@
+"""Entourage Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): be first to capture the
+enemy King, or an enemy Queen, Rook, Bishop or Knight standing next to its own King.
+
+No check and no checkmate: Kings may stand on, step onto and castle through attacked squares.
+Castling keeps only FIDE's conditions about the men (King and Rook unmoved, squares between them
+empty), so it is generated here by hand; python-chess's generator would refuse attacked squares.
+
+A plain FEN is enough while the game runs, with exactly one King per side. The FEN of a finished
+game carries the winning capture as field 7 (`king` or `escort`) so that it reloads finished.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+
+REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
+ESCORTS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+# Board faults that matter even when kings are not royal (checks do not).
+BAD_STATUS = (chess.STATUS_TOO_MANY_KINGS | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
+              | chess.STATUS_BAD_CASTLING_RIGHTS
+              | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+              | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
+# king square -> ((rook square, king target, squares that must be empty), ...)
+CASTLES = {
+    chess.E1: ((chess.H1, chess.G1, chess.BB_F1 | chess.BB_G1),
+               (chess.A1, chess.C1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1)),
+    chess.E8: ((chess.H8, chess.G8, chess.BB_F8 | chess.BB_G8),
+               (chess.A8, chess.C8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8)),
+}
+
+
+def castles(board: chess.Board) -> list[chess.Move]:
+    """Castling for the side to move: rights (King and Rook unmoved) and empty squares between
+    them; attacks do not matter (ruling 4)."""
+    king = board.king(board.turn)
+    rights = board.clean_castling_rights() & board.occupied_co[board.turn]
+    return [chess.Move(king, target) for rook, target, between in CASTLES.get(king, ())
+            if rights & chess.BB_SQUARES[rook] and not board.occupied & between]
+
+
+def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
+    return bool(board.kings & chess.BB_SQUARES[move.from_square]) and \
+        abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1
+
+
+def automatic_draw(board: chess.Board) -> Outcome | None:
+    """The standard slug's automatic draws, without the insufficient-material draw (ruling 7)."""
+    if board.halfmove_clock >= 150:
+        return Outcome.draw("75 moves without a capture or pawn move")
+    if board.is_repetition(5):
+        return Outcome.draw("fivefold repetition")
+    return None
+
+
+class Entourage(ChessVariant):
+    slug = "entourage"
+    name = "Entourage Chess"
+    summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
+    royal_king = False
+    initial_state = None     # None while playing; "king" or "escort" after the winning capture
+
+    # -- FEN ---------------------------------------------------------------------------------
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return None
+        if len(fields) == 1 and fields[0] in REASONS:
+            return fields[0]
+        raise ValueError("Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort').")
+
+    def format_state(self, state: Any) -> list[str]:
+        return [state] if state else []
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        bad = board.status() & BAD_STATUS
+        if bad:
+            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        kingless = [c for c in chess.COLORS if board.king(c) is None]
+        if state == "king":
+            if kingless != [board.turn]:
+                raise ValueError("FEN field 7 says 'king', but the side to move still has its King.")
+        elif kingless:
+            raise ValueError(f"An Entourage Chess position needs one King per side; {colour_name(kingless[0])} has none.")
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        # Kings are not royal: write the en passant square whenever a pawn can take there.
+        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
+
+    # -- moves -------------------------------------------------------------------------------
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        """Pseudo-legal moves with castling made by hand; every two-square King move from e1/e8
+        is a candidate so that a refused castling can be explained."""
+        for move in board.generate_pseudo_legal_moves():
+            if not board.is_castling(move):
+                yield move
+        king = board.king(board.turn)
+        for _, target, _ in CASTLES.get(king, ()):
+            yield chess.Move(king, target)
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return not is_two_square_king_move(board, move) or move in castles(board)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        return ("You may castle only if your King and that Rook have not moved and every square between "
+                "them is empty (attacked squares do not matter in Entourage Chess).")
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        if captured is None:
+            return None
+        if captured.piece_type == chess.KING:
+            return "king"
+        king = board.king(captured.color)    # the loser did not move: its King is where it stood
+        if captured.piece_type in ESCORTS and king is not None \
+                and chess.square_distance(king, move.to_square) == 1:
+            return "escort"
+        return None
+
+    # -- the end -------------------------------------------------------------------------------
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if state:
+            return Outcome.win(colour_name(not board.turn), REASONS[state])
+        if not legal:
+            return Outcome.draw("stalemate")
+        return automatic_draw(board)
+
+
+VARIANT = Entourage()

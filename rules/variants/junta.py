@@ -1,0 +1,128 @@
+"""Junta Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): capture both enemy Knights, or
+the enemy King and one Knight.
+
+No check, no castling, no promotion to a Knight. Kings are ordinary men: they may stand attacked
+and be captured, and a side without its King plays on. What has been captured is read off the
+board: each side starts with 2 Knights and 1 King and can never gain one, so a side has lost when
+it has no Knight left, or no King and at most one Knight.
+
+A plain FEN is enough (its castling field is ignored and written as `-`). A FEN in which a side
+has already lost is refused, except the FEN of a finished game, which carries field 7 `goal`.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+
+FINISHED = "goal"
+# Board faults that matter even when kings are not royal (missing kings and checks do not).
+BAD_STATUS = (chess.STATUS_TOO_MANY_KINGS | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
+              | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+              | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
+CASTLING_TRIES = {chess.E1: (chess.G1, chess.C1), chess.E8: (chess.G8, chess.C8)}
+
+
+def defeat(board: chess.Board, colour: chess.Color) -> str | None:
+    """The reason `colour` has lost (its opponent met the goal), or None."""
+    knights = len(board.pieces(chess.KNIGHT, colour))
+    if knights == 0:
+        return "captured both knights"
+    if board.king(colour) is None and knights <= 1:
+        return "captured king and knight"
+    return None
+
+
+def automatic_draw(board: chess.Board) -> Outcome | None:
+    """The standard slug's automatic draws, without the insufficient-material draw (ruling 6)."""
+    if board.halfmove_clock >= 150:
+        return Outcome.draw("75 moves without a capture or pawn move")
+    if board.is_repetition(5):
+        return Outcome.draw("fivefold repetition")
+    return None
+
+
+class Junta(ChessVariant):
+    slug = "junta"
+    name = "Junta Chess"
+    summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
+    start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
+    royal_king = False
+    castling = False
+    promotions = "qrb"
+    initial_state = None     # None while playing; FINISHED once the goal is met
+
+    # -- FEN ---------------------------------------------------------------------------------
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return None
+        if fields == [FINISHED]:
+            return FINISHED
+        raise ValueError(f"Junta Chess uses a plain six-field FEN (field 7 may only be '{FINISHED}').")
+
+    def format_state(self, state: Any) -> list[str]:
+        return [FINISHED] if state else []
+
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        fields = fen.split()
+        if len(fields) >= 3:
+            fields[2] = "-"          # ruling 7: castling rights are ignored
+        return super().load(" ".join(fields))
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        bad = board.status() & BAD_STATUS
+        if bad:
+            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        lost = [c for c in chess.COLORS if defeat(board, c)]
+        if state == FINISHED:
+            if lost != [board.turn]:
+                raise ValueError(f"FEN field 7 says '{FINISHED}', but the side to move has not lost.")
+        elif lost:
+            side = colour_name(lost[0])
+            raise ValueError(f"In this position {side} has already lost ({defeat(board, lost[0])}): "
+                             "the game would be over.")
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        # Kings are not royal: write the en passant square whenever a pawn can take there.
+        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
+
+    # -- moves -------------------------------------------------------------------------------
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        """Every pseudo-legal move, plus the Knight promotions and castling tries that `allows`
+        refuses (so that a player typing one is told why)."""
+        yield from board.generate_pseudo_legal_moves()
+        king = board.king(board.turn)
+        if king in CASTLING_TRIES and chess.square_rank(king) == (0 if board.turn == chess.WHITE else 7):
+            for target in CASTLING_TRIES[king]:
+                yield chess.Move(king, target)
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        if move.promotion == chess.KNIGHT:
+            return False
+        return not (board.kings & chess.BB_SQUARES[move.from_square]
+                    and abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        if move.promotion == chess.KNIGHT:
+            return "In Junta Chess a pawn promotes only to a Queen, Rook or Bishop, never to a Knight."
+        return "There is no castling in Junta Chess."
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        return FINISHED if captured is not None and defeat(board, captured.color) else None
+
+    # -- the end -------------------------------------------------------------------------------
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        for colour in chess.COLORS:
+            reason = defeat(board, colour)
+            if reason:
+                return Outcome.win(colour_name(not colour), reason)
+        if not legal:
+            return Outcome.draw("stalemate")
+        return automatic_draw(board)
+
+
+VARIANT = Junta()

@@ -1,0 +1,150 @@
+"""Kingmaker Chess (Paletta): no Kings at the start; your first promotion makes the enemy King.
+
+A player's first pawn to reach the last rank becomes an opposing King (typed `e7e8k`), on a square
+where it is not in check. Later promotions are FIDE's. A player with a King obeys FIDE check
+rules; a player without one moves freely. You lose when, on your turn, you have no legal move,
+or you have a King and every legal move is a King move. No castling, no insufficient-material
+draw. No extra state: "my first promotion is used" is "the opponent has a King".
+
+python-chess pushes a promotion in the mover's colour; `after_move` recolours the new King, and
+`board.pop()` restores the board. python-chess's own `is_repetition` replays the move stack with
+`push`, which would skip that fix, so repetitions are counted here on a copy that is only popped.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+
+START = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
+_FATAL = (chess.STATUS_EMPTY | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
+          | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+          | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE | chess.STATUS_OPPOSITE_CHECK)
+
+
+def king_of(board: chess.Board, colour: chess.Color) -> chess.Square | None:
+    mask = board.kings & board.occupied_co[colour]
+    return chess.msb(mask) if mask else None
+
+
+def makes_king(board: chess.Board, move: chess.Move) -> bool:
+    """Is this the mover's first promotion, which must create the enemy King?"""
+    return king_of(board, not board.turn) is None
+
+
+def position_key(board: chess.Board) -> tuple:
+    ep = board.ep_square if board.has_legal_en_passant() else None
+    return board.board_fen(), board.turn, board.castling_rights, ep
+
+
+def repetitions(board: chess.Board) -> int:
+    """How many times the current position has stood on the board since the last irreversible move."""
+    plies = min(board.halfmove_clock, len(board.move_stack))
+    if plies < 4:
+        return 1
+    probe = board.copy(stack=plies)
+    key, count = position_key(board), 1
+    for _ in range(plies):
+        probe.pop()
+        if probe.turn == board.turn and position_key(probe) == key:
+            count += 1
+    return count
+
+
+class Kingmaker(ChessVariant):
+    slug = "kingmaker"
+    name = "Kingmaker Chess"
+    summary = "Promote a pawn into the enemy King, then force it to be the only man that can move."
+    start_fen = START
+    castling = False
+    promotions = "qrbnk"
+
+    # -- set-up and FEN ----------------------------------------------------------------------
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        board, state = super().load(fen)
+        board.castling_rights = chess.BB_EMPTY   # ruling 7: never castling
+        return board, state
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        for colour in chess.COLORS:
+            if chess.popcount(board.kings & board.occupied_co[colour]) > 1:
+                raise ValueError(f"Invalid position for {self.name}: {colour_name(colour)} has two kings.")
+        board.castling_rights = chess.BB_EMPTY
+        if board.status() & _FATAL:
+            raise ValueError(f"Invalid position for {self.name}: {board.status()!r}")
+
+    # -- moves ---------------------------------------------------------------------------------
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        for move in super().generate(board, state):
+            yield move
+            if move.promotion == chess.QUEEN:
+                yield chess.Move(move.from_square, move.to_square, chess.KING)
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        if board.kings & chess.BB_SQUARES[move.to_square]:
+            return False   # a King is never captured
+        if not move.promotion:
+            return True
+        if makes_king(board, move):
+            return move.promotion == chess.KING and self.king_is_safe(board, move)
+        return move.promotion != chess.KING
+
+    def king_is_safe(self, board: chess.Board, move: chess.Move) -> bool:
+        """Ruling 2: the new King stands unattacked, and the mover's own King is not left in check."""
+        mover = board.turn
+        after = board.copy(stack=False)
+        after.push(move)
+        after.set_piece_at(move.to_square, chess.Piece(chess.KING, not mover))
+        if after.attackers_mask(mover, move.to_square):
+            return False
+        own = king_of(after, mover)
+        return own is None or not after.attackers_mask(not mover, own)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        square = chess.square_name(move.to_square)
+        if board.kings & chess.BB_SQUARES[move.to_square]:
+            return "A King can never be captured."
+        if move.promotion and makes_king(board, move):
+            if move.promotion != chess.KING:
+                return (f"Your first pawn to reach the last rank must become your opponent's King: "
+                        f"type {move.uci()[:4]}k.")
+            return (f"The new King may not stand in check on {square}, and your own King may not be "
+                    f"left in check.")
+        if move.promotion == chess.KING:
+            return "You have already made your opponent's King: promote to a queen, rook, bishop or knight."
+        return super().explain(board, state, move)
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        if move.promotion == chess.KING:
+            # python-chess put a King of the mover's colour there; it belongs to the opponent.
+            # BaseBoard.set_piece_at, unlike Board.set_piece_at, keeps the move stack for pop().
+            chess.BaseBoard.set_piece_at(board, move.to_square, chess.Piece(chess.KING, board.turn))
+        return state
+
+    # -- the end -------------------------------------------------------------------------------
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        winner = colour_name(not board.turn)
+        if not legal:
+            return Outcome.win(winner, "no legal moves")
+        king = king_of(board, board.turn)
+        if king is not None and all(m.from_square == king for m in legal):
+            return Outcome.win(winner, "forced to move the king")
+        if board.halfmove_clock >= 150:
+            return Outcome.draw("75 moves without a capture or pawn move")
+        if repetitions(board) >= 5:
+            return Outcome.draw("fivefold repetition")
+        return None
+
+    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+        if board.halfmove_clock >= 100:
+            return "50 moves without a capture or pawn move"
+        if repetitions(board) >= 3:
+            return "threefold repetition"
+        return None
+
+
+VARIANT = Kingmaker()

@@ -1,0 +1,94 @@
+"""Moderation Chess (Paletta): FIDE chess where each player may give only three checks.
+
+After three checking moves a player may check again only with a checkmate. Extra state: the
+checking moves made so far, (white, black), written as FEN field 7 `+W+B` (e.g. `+2+0`).
+"Checkmate" is the variant's own: in check with no legal move, which includes a player out of
+checks whose only replies to a check would give check (ruling 4).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+
+BUDGET = 3
+MATE_DEPTH = 8   # plies of check-answered-by-check looked through before calling a check "not mate"
+_FIELD = re.compile(r"\+([0-3])\+([0-3])")
+
+
+class Moderation(ChessVariant):
+    slug = "moderation"
+    name = "Moderation Chess"
+    summary = "Checkmate the king, but you may give only three checks; a fourth check must be mate."
+    initial_state = (0, 0)   # checking moves made by (white, black)
+
+    # -- FEN -----------------------------------------------------------------------------------
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return self.initial_state
+        match = _FIELD.fullmatch(fields[0]) if len(fields) == 1 else None
+        if match is None:
+            raise ValueError("Moderation Chess FEN field 7 counts checks made, as +W+B with 0-3 each, e.g. +1+0.")
+        return int(match[1]), int(match[2])
+
+    def format_state(self, state: Any) -> list[str]:
+        return [f"+{state[0]}+{state[1]}"]
+
+    # -- moves ---------------------------------------------------------------------------------
+    @staticmethod
+    def used(state: Any, colour: chess.Color) -> int:
+        return state[0] if colour == chess.WHITE else state[1]
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        if self.used(state, board.turn) < BUDGET or not board.gives_check(move):
+            return True
+        return self.is_mating(board, state, move, MATE_DEPTH)
+
+    def is_mating(self, board: chess.Board, state: Any, move: chess.Move, depth: int) -> bool:
+        """Does this checking move leave the opponent in check with no legal move (variant rules)?"""
+        after = board.copy(stack=False)
+        new_state = self.bump(state, board.turn)
+        after.push(move)
+        return not self.has_legal_move(after, new_state, depth - 1)
+
+    def has_legal_move(self, board: chess.Board, state: Any, depth: int) -> bool:
+        exhausted = self.used(state, board.turn) >= BUDGET
+        checking = []
+        for reply in board.legal_moves:
+            if not exhausted or not board.gives_check(reply):
+                return True
+            checking.append(reply)
+        if depth <= 0:
+            return bool(checking)   # too deep to tell: assume a reply exists (the check is not mate)
+        return any(self.is_mating(board, state, reply, depth) for reply in checking)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        return ("You have used all three of your checks: you may give check again only if it is "
+                "checkmate.")
+
+    @staticmethod
+    def bump(state: Any, colour: chess.Color) -> Any:
+        white, black = state
+        if colour == chess.WHITE:
+            return min(white + 1, BUDGET), black
+        return white, min(black + 1, BUDGET)
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        # The move checked exactly when the side now to move is in check (ruling 1).
+        return self.bump(state, not board.turn) if board.is_check() else state
+
+    # -- the end -------------------------------------------------------------------------------
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal:
+            if board.is_check():
+                return Outcome.win(colour_name(not board.turn), "checkmate")
+            return Outcome.draw("stalemate")
+        return super().judge(board, state, legal)
+
+
+VARIANT = Moderation()

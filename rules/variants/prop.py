@@ -1,0 +1,86 @@
+"""Prop Chess: every move must land on a square another friendly man defends; forward moves
+come first; no check; a player with no move loses; 25 moves without a capture draw.
+
+The half-move field of the FEN counts half-moves since the last capture only (ruling 8), so
+the board's own clock is set after every move instead of python-chess's pawn-move reset.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+from .decastellation import pseudo_legal_moves
+
+CAPTURE_FREE_LIMIT = 50   # half-moves
+
+
+def is_forward(board: chess.Board, move: chess.Move) -> bool:
+    if board.is_castling(move):
+        return False
+    rise = chess.square_rank(move.to_square) - chess.square_rank(move.from_square)
+    return rise > 0 if board.turn == chess.WHITE else rise < 0
+
+
+def is_defended_after(board: chess.Board, move: chess.Move) -> bool:
+    """Is the destination attacked by another man of the mover once the move is made?"""
+    mover = board.turn
+    board.push(move)
+    try:
+        return board.is_attacked_by(mover, move.to_square)
+    finally:
+        board.pop()
+
+
+class Prop(ChessVariant):
+    slug = "prop"
+    name = "Prop Chess"
+    summary = "Move only to defended squares, forward when you can; leave the opponent without a move."
+    royal_king = False
+    fide_draws = False
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
+
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        return pseudo_legal_moves(self, board)
+
+    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+        defended = [m for m in self.generate(board, state) if is_defended_after(board, m)]
+        forward = [m for m in defended if is_forward(board, m)]
+        return forward or defended
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return move in self.legal(board, state)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        to = chess.square_name(move.to_square)
+        if not is_defended_after(board, move):
+            return (f"{to} would not be defended: a man may only move to a square another of "
+                    f"your men could capture on after the move.")
+        example = next((m.uci() for m in self.legal(board, state)), "")
+        return f"You have a forward move to a defended square, so you must move forward (e.g. {example})."
+
+    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+        capture = board.is_capture(move)
+        clock = board.halfmove_clock
+        board.push(move)
+        board.halfmove_clock = 0 if capture else clock + 1   # restored by board.pop()
+        return state
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal:
+            return Outcome.win(colour_name(not board.turn), "cannot move")
+        if board.halfmove_clock >= CAPTURE_FREE_LIMIT:
+            return Outcome.draw("25 moves without a capture")
+        if board.is_repetition(5):
+            return Outcome.draw("fivefold repetition")
+        return None
+
+    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+        return "threefold repetition" if board.is_repetition(3) else None
+
+
+VARIANT = Prop()

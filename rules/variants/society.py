@@ -1,0 +1,47 @@
+"""Society Chess: only captures by a pawn or of a pawn are allowed. Check stays geometric
+(FIDE), so a piece checks although it could never take the king. A player left with only
+piece-takes-piece captures loses."""
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..core import PIECE_NAMES, Outcome
+
+
+def is_forbidden_capture(board: chess.Board, move: chess.Move) -> bool:
+    """A non-pawn taking a non-pawn. En passant is always pawn takes pawn."""
+    victim = board.piece_type_at(move.to_square)
+    if victim is None or victim == chess.PAWN or board.color_at(move.to_square) == board.turn:
+        return False
+    return board.piece_type_at(move.from_square) != chess.PAWN
+
+
+class Society(ChessVariant):
+    slug = "society"
+    name = "Society Chess"
+    summary = "Only pawns capture or get captured; checkmate, or leave a foe only piece-takes-piece captures."
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return not is_forbidden_capture(board, move)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        mover = PIECE_NAMES[chess.piece_symbol(board.piece_type_at(move.from_square))]
+        victim = PIECE_NAMES[chess.piece_symbol(board.piece_type_at(move.to_square))]
+        return (f"Your {mover} may not take the {victim} on {chess.square_name(move.to_square)}: "
+                "only captures by a pawn or of a pawn are allowed.")
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal:
+            winner = colour_name(not board.turn)
+            if board.is_check():
+                return Outcome.win(winner, "checkmate")
+            if any(board.generate_legal_moves()):
+                return Outcome.win(winner, "forced capture")
+            return Outcome.draw("stalemate")
+        return fide_automatic_draw(board)
+
+
+VARIANT = Society()

@@ -1,0 +1,49 @@
+"""Spartan Chess (Paletta): White plays without Ra1, Nb1 and Bc1; Black must mate by move 60.
+
+Every ending other than Black mating White is a White win: White mating Black, Black running
+out of moves (move 60 completed), stalemate of either side, repetition, 50 moves, dead position.
+Moves are counted with the FEN full-move number, so a position set by FEN keeps its count.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import WHITE, Outcome
+
+MOVE_LIMIT = 60
+
+
+def black_failed(reason: str) -> Outcome:
+    return Outcome.win(WHITE, f"{reason}: Black failed to mate")
+
+
+class Spartan(ChessVariant):
+    slug = "spartan"
+    name = "Spartan Chess"
+    summary = "White lacks Ra1, Nb1, Bc1: Black must checkmate by move 60, or White wins."
+    start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/3QKBNR w Kkq - 0 1"
+    fide_draws = False   # no draws: every draw-like ending is Black's failure (ruling 2, 4)
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal and board.is_check():
+            return Outcome.win(colour_name(not board.turn), "checkmate")
+        if board.fullmove_number > MOVE_LIMIT:
+            return Outcome.win(WHITE, f"Black did not mate within {MOVE_LIMIT} moves")
+        if not legal:
+            return black_failed("stalemate")
+        if board.is_insufficient_material():
+            return black_failed("dead position")
+        if board.halfmove_clock >= 100:
+            return black_failed("50 moves without a capture or pawn move")
+        if board.is_repetition(3):
+            return black_failed("threefold repetition")
+        return None
+
+    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+        return None   # nothing to claim: repetition and 50 moves end the game at once, 1-0
+
+
+VARIANT = Spartan()

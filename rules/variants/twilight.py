@@ -1,0 +1,87 @@
+"""Twilight Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): FIDE chess with five ways to win.
+
+Right after his move a player wins if he checkmated, stalemated, or captured the opponent's last
+pawn, last Knight-or-Bishop, or last Queen-or-Rook. The capture wins are events: a group that is
+already empty (set-up position, promoted last pawn) decides nothing by itself.
+
+Extra state: the winning capture, if the last move made one. It is written as FEN field 7
+(`last-pawn`, `last-minor` or `last-major`) only in a finished game, so that a finished game's FEN
+reloads finished; a plain six-field FEN means "no capture win yet".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+
+# marker -> (the men of the group, the reason shown to players)
+GROUPS: dict[str, tuple[tuple[chess.PieceType, ...], str]] = {
+    "last-pawn": ((chess.PAWN,), "last pawn"),
+    "last-minor": ((chess.KNIGHT, chess.BISHOP), "all Knights and Bishops"),
+    "last-major": ((chess.QUEEN, chess.ROOK), "all Queens and Rooks"),
+}
+
+
+def group_of(piece_type: chess.PieceType) -> str | None:
+    return next((marker for marker, (types, _) in GROUPS.items() if piece_type in types), None)
+
+
+def group_count(board: chess.Board, marker: str, colour: chess.Color) -> int:
+    return sum(len(board.pieces(t, colour)) for t in GROUPS[marker][0])
+
+
+def automatic_draw(board: chess.Board) -> Outcome | None:
+    """The standard slug's automatic draws, without the dead-position (material) draw."""
+    if board.halfmove_clock >= 150:
+        return Outcome.draw("75 moves without a capture or pawn move")
+    if board.is_repetition(5):
+        return Outcome.draw("fivefold repetition")
+    return None
+
+
+class Twilight(ChessVariant):
+    slug = "twilight"
+    name = "Twilight Chess"
+    summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
+    initial_state = None     # None, or the GROUPS marker of the capture that just won
+
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return None
+        if len(fields) == 1 and fields[0] in GROUPS:
+            return fields[0]
+        raise ValueError("Twilight Chess FEN field 7, if present, is last-pawn, last-minor or last-major.")
+
+    def format_state(self, state: Any) -> list[str]:
+        return [state] if state else []
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        super().validate(board, state)
+        if state and group_count(board, state, board.turn):
+            raise ValueError(f"FEN field 7 says {state}, but the side to move still has men of that group.")
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        if captured is None:
+            return None
+        marker = group_of(captured.piece_type)
+        if marker and group_count(board, marker, captured.color) == 0:
+            return marker
+        return None
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        mover = colour_name(not board.turn)
+        if state:                       # ruling 4: prefer the capture condition
+            return Outcome.win(mover, GROUPS[state][1])
+        if not legal:
+            return Outcome.win(mover, "checkmate" if board.is_check() else "stalemate")
+        return automatic_draw(board)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."
+
+
+VARIANT = Twilight()

@@ -1,0 +1,98 @@
+"""Zoo Chess (Tony Paletta): be first to capture enemy men of four different kinds.
+
+The six kinds are pawn, knight, bishop, rook, queen and king. No check, no castling; kings are
+ordinary men and may be captured. Extra state: the kinds each side has captured, written as a
+seventh FEN field `W/B` in lower-case letters (`-` for none), e.g. `pn/-`.
+"""
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+
+KINDS = "pnbrqk"           # the canonical order the FEN field is written in
+NEEDED = 4
+FOUR_KINDS = "four kinds captured"
+NO_LEGAL_MOVE = "stalemate (no legal move)"
+
+
+def parse_kinds(text: str) -> str:
+    if text == "-":
+        return ""
+    if not text or any(c not in KINDS for c in text) or len(set(text)) != len(text):
+        raise ValueError(f"Captured kinds must be letters from {KINDS!r} or '-', not {text!r}.")
+    return "".join(k for k in KINDS if k in text)
+
+
+def add_kind(kinds: str, piece_type: chess.PieceType) -> str:
+    letter = chess.piece_symbol(piece_type)
+    return "".join(k for k in KINDS if k in kinds or k == letter)
+
+
+class Zoo(ChessVariant):
+    slug = "zoo"
+    name = "Zoo Chess"
+    summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
+    royal_king = False
+    castling = False
+    initial_state = ("", "")     # kinds captured by White, by Black
+
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return self.initial_state
+        if len(fields) != 1:
+            raise ValueError("Zoo Chess FEN has at most seven fields; the seventh is W/B, e.g. pn/-.")
+        text = fields[0]
+        if text == "-":
+            return self.initial_state
+        parts = text.split("/")
+        if len(parts) != 2:
+            raise ValueError(f"The seventh field lists captured kinds as W/B, e.g. pn/-, not {text!r}.")
+        white, black = parse_kinds(parts[0]), parse_kinds(parts[1])
+        if len(white) >= NEEDED and len(black) >= NEEDED:
+            raise ValueError("Both sides cannot have captured four kinds: the game ends at the first.")
+        return (white, black)
+
+    def format_state(self, state: Any) -> list[str]:
+        return ["/".join(kinds or "-" for kinds in state)]
+
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        board, state = super().load(fen)
+        board.castling_rights = chess.BB_EMPTY    # no castling, whatever the FEN says
+        return board, state
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        # "xfen": write the en passant square whenever a capture there is possible; with no
+        # royal king python-chess's "legal" test could hide a capture we allow.
+        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
+
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        yield from board.generate_pseudo_legal_moves()
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        if captured is None:
+            return state
+        white, black = state
+        if mover.color == chess.WHITE:
+            return (add_kind(white, captured.piece_type), black)
+        return (white, add_kind(black, captured.piece_type))
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        for colour, kinds in zip((chess.WHITE, chess.BLACK), state):
+            if len(kinds) >= NEEDED:
+                return Outcome.win(colour_name(colour), FOUR_KINDS)
+        if not legal:
+            return Outcome.draw(NO_LEGAL_MOVE)
+        # FIDE's automatic draws except insufficient material (no dead-position rule here).
+        if board.halfmove_clock >= 150:
+            return Outcome.draw("75 moves without a capture or pawn move")
+        if board.is_repetition(5):
+            return Outcome.draw("fivefold repetition")
+        return None
+
+
+VARIANT = Zoo()
