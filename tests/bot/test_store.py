@@ -1,0 +1,61 @@
+"""SQLite store: migrations, round trip, one open game per channel, survival across a restart."""
+import pytest
+
+from bot.service import GameService
+from bot.store import ChannelBusy, GameRecord, SqliteStore
+
+from .conftest import ALICE, BOB, CHANNEL, fake_png
+
+pytestmark = pytest.mark.asyncio
+
+
+def record(channel=CHANNEL, status="active"):
+    return GameRecord("standard", channel, [("1", "alice"), ("2", "bob")],
+                      "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", status,
+                      created_at="t0", updated_at="t0")
+
+
+async def test_migrations_set_the_user_version_and_are_idempotent():
+    store = await SqliteStore.open(":memory:")
+    assert await store.migrate() == 1
+    await store.close()
+
+
+async def test_record_round_trips(tmp_path):
+    store = await SqliteStore.open(tmp_path / "k.sqlite3")
+    rec = record()
+    rec.moves = ["e2e4", "g1f3 f1/g2"]
+    game_id = await store.create(rec)
+    loaded = await store.get(game_id)
+    assert loaded == rec
+    await store.close()
+
+
+async def test_second_open_game_in_a_channel_is_refused(tmp_path):
+    store = await SqliteStore.open(tmp_path / "k.sqlite3")
+    await store.create(record())
+    with pytest.raises(ChannelBusy):
+        await store.create(record())
+    await store.create(record(channel="other"))
+    await store.create(record(status="finished"))
+    await store.close()
+
+
+async def test_unfinished_games_continue_after_a_restart(tmp_path):
+    path = tmp_path / "k.sqlite3"
+    store = await SqliteStore.open(path)
+    service = GameService(store, renderer=fake_png)
+    await service.challenge(CHANNEL, ALICE, BOB, "standard")
+    await service.accept(CHANNEL, BOB)
+    await service.move(CHANNEL, ALICE, "e4")
+    await service.start_puzzle("puzzles", ALICE, "kingswap", seed=5)
+    await service.move("puzzles", ALICE, (await service.move_suggestions("puzzles", ALICE))[0])
+    await store.close()
+
+    store = await SqliteStore.open(path)
+    service = GameService(store, renderer=fake_png)
+    assert await service.restore() == 2
+    reply = await service.move(CHANNEL, BOB, "e5")
+    assert "Last move: `e7e5`" in reply.text
+    assert "moves played: 1" in (await service.board("puzzles")).text
+    await store.close()
