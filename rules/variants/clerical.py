@@ -7,14 +7,16 @@ castling field is always `-`.
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..chess_variant import ChessGame, ChessVariant, colour_name
+from ..core import Outcome, VariantInfo
 
 NO_LEGAL_MOVE = "stalemate (no legal move)"
+NO_BISHOP_PROMOTION = "Pawns may not promote to a bishop: choose a queen, rook, knight or king."
 
 
 def restricted_bishop(board: chess.Board) -> chess.Square | None:
@@ -33,6 +35,30 @@ def automatic_draw(board: chess.Board) -> Outcome | None:
     if board.is_repetition(5):
         return Outcome.draw("fivefold repetition")
     return None
+
+
+def looks_like_castling(board: chess.Board, text: str) -> bool:
+    """O-O, O-O-O, or a king's two-square step along its home rank (e1g1)."""
+    if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
+        return True
+    try:
+        move = chess.Move.from_uci(text.lower())
+    except ValueError:
+        return False
+    return (board.kings & chess.BB_SQUARES[move.from_square] != 0
+            and chess.square_rank(move.from_square) == chess.square_rank(move.to_square) in (0, 7)
+            and abs(move.to_square - move.from_square) == 2)
+
+
+class NoCastlingGame(ChessGame):
+    """Says "no castling" instead of "cannot move there" for a castling attempt."""
+
+    def _why_not(self, text: str) -> str:
+        if looks_like_castling(self.board, text):
+            return f"There is no castling in {self.variant.name}."
+        if re.fullmatch(r"[a-h]?x?[a-h][18]=?[Bb][+#]?", text):
+            return NO_BISHOP_PROMOTION
+        return super()._why_not(text)
 
 
 class Clerical(ChessVariant):
@@ -69,7 +95,7 @@ class Clerical(ChessVariant):
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         if move.promotion == chess.BISHOP:
-            return "Pawns may not promote to a bishop: choose a queen, rook, knight or king."
+            return NO_BISHOP_PROMOTION
         if move.from_square == restricted_bishop(board):
             return "Your last bishop is attacked: it may only step one square diagonally."
         return super().explain(board, state, move)
@@ -85,6 +111,10 @@ class Clerical(ChessVariant):
         if not legal:
             return Outcome.draw(NO_LEGAL_MOVE)
         return automatic_draw(board)
+
+    def info(self) -> VariantInfo:
+        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
+                           create=lambda seed, fen: NoCastlingGame(self, seed=seed, fen=fen))
 
 
 VARIANT = Clerical()

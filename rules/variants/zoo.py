@@ -10,8 +10,8 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..chess_variant import ChessGame, ChessVariant, colour_name
+from ..core import Outcome, VariantInfo
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
 NEEDED = 4
@@ -20,6 +20,7 @@ NO_LEGAL_MOVE = "stalemate (no legal move)"
 
 
 def parse_kinds(text: str) -> str:
+    text = text.lower()
     if text == "-":
         return ""
     if not text or any(c not in KINDS for c in text) or len(set(text)) != len(text):
@@ -30,6 +31,28 @@ def parse_kinds(text: str) -> str:
 def add_kind(kinds: str, piece_type: chess.PieceType) -> str:
     letter = chess.piece_symbol(piece_type)
     return "".join(k for k in KINDS if k in kinds or k == letter)
+
+
+def looks_like_castling(board: chess.Board, text: str) -> bool:
+    """O-O, O-O-O, or a king's two-square step along its home rank (e1g1)."""
+    if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
+        return True
+    try:
+        move = chess.Move.from_uci(text.lower())
+    except ValueError:
+        return False
+    return (board.kings & chess.BB_SQUARES[move.from_square] != 0
+            and chess.square_rank(move.from_square) == chess.square_rank(move.to_square) in (0, 7)
+            and abs(move.to_square - move.from_square) == 2)
+
+
+class NoCastlingGame(ChessGame):
+    """Says "no castling" instead of "cannot move there" for a castling attempt."""
+
+    def _why_not(self, text: str) -> str:
+        if looks_like_castling(self.board, text):
+            return f"There is no castling in {self.variant.name}."
+        return super()._why_not(text)
 
 
 class Zoo(ChessVariant):
@@ -93,6 +116,10 @@ class Zoo(ChessVariant):
         if board.is_repetition(5):
             return Outcome.draw("fivefold repetition")
         return None
+
+    def info(self) -> VariantInfo:
+        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
+                           create=lambda seed, fen: NoCastlingGame(self, seed=seed, fen=fen))
 
 
 VARIANT = Zoo()

@@ -1,0 +1,62 @@
+"""Time legal_moves() plus outcome per variant over the positions of random legal games.
+
+    python benchmarks/rules_speed.py [--turns 300] [--seed 1] [slug ...]
+
+Each position is loaded from its FEN into a fresh game (not timed), then `legal_moves()` and
+`outcome` are timed together, so no cache helps. Prints median and worst milliseconds.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import rules  # noqa: E402
+
+
+def positions(slug: str, turns: int, rng: random.Random) -> list[str]:
+    fens: list[str] = []
+    seed = 0
+    while len(fens) < turns:
+        game = rules.new_game(slug, seed=seed)
+        seed += 1
+        while len(fens) < turns:
+            fens.append(game.fen())
+            moves = game.legal_moves()
+            if not moves or game.outcome is not None:
+                break
+            game.play(rng.choice(moves))
+    return fens
+
+
+def measure(slug: str, fens: list[str]) -> list[float]:
+    times = []
+    for fen in fens:
+        game = rules.new_game(slug, fen=fen)
+        start = time.perf_counter()
+        game.legal_moves()
+        game.outcome  # noqa: B018 - timed on purpose
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("slugs", nargs="*")
+    args = parser.parse_args()
+    slugs = args.slugs or sorted(rules.VARIANTS)
+    print(f"{'variant':<16} {'positions':>9} {'median ms':>10} {'worst ms':>9}")
+    for slug in slugs:
+        times = measure(slug, positions(slug, args.turns, random.Random(args.seed)))
+        print(f"{slug:<16} {len(times):>9} {statistics.median(times):>10.3f} {max(times):>9.3f}")
+
+
+if __name__ == "__main__":
+    main()

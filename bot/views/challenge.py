@@ -1,0 +1,102 @@
+"""Accept / Decline buttons under a challenge, rebuilt from their custom_id after a restart.
+
+Like discord.py's ``examples/views/dynamic_counter.py``: each button is a ``DynamicItem`` whose
+custom_id carries everything it needs (game id and who may press it), so no view has to be
+kept in memory. ``interaction_check`` refuses other members' clicks with an ephemeral note.
+The game logic stays in the service; the buttons only parse, call and reply.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.tree import report_error
+from bot.views.replies import channel_key, player, send_reply
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+
+def _service(interaction: discord.Interaction) -> "GameService":
+    return interaction.client.kibitz_service  # type: ignore[attr-defined]
+
+
+class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button]):
+    """Shared behaviour: who may press, defer, call the service, drop the buttons, reply."""
+
+    allowed_ids: tuple[int, ...] = ()
+    refusal = "This challenge is not for you."
+
+    def __init__(self, game_id: int, item: discord.ui.Button) -> None:
+        self.game_id = game_id
+        super().__init__(item)
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if interaction.user.id in self.allowed_ids:
+            return True
+        await interaction.response.send_message(self.refusal, ephemeral=True)
+        return False
+
+    async def answer(self, interaction: discord.Interaction):
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.defer()   # for a button: "deferred update", no new message yet
+            reply = await self.answer(interaction)
+            # The challenge is settled: take the buttons off the challenge message.
+            await interaction.edit_original_response(view=None)
+            await send_reply(interaction, reply)
+        except Exception as error:   # discord.py would only log it; give the user a reply
+            await report_error(interaction, error)
+
+
+class AcceptButton(_ChallengeButton, template=r"kibitz:accept:(?P<game>[0-9]+):(?P<opponent>[0-9]+)"):
+    def __init__(self, game_id: int, opponent_id: int) -> None:
+        self.opponent_id = opponent_id
+        self.allowed_ids = (opponent_id,)
+        self.refusal = f"Only <@{opponent_id}> can accept this challenge."
+        super().__init__(game_id, discord.ui.Button(
+            label="Accept", style=discord.ButtonStyle.success,
+            custom_id=f"kibitz:accept:{game_id}:{opponent_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "AcceptButton":
+        return cls(int(match["game"]), int(match["opponent"]))
+
+    async def answer(self, interaction: discord.Interaction):
+        return await _service(interaction).accept(channel_key(interaction), player(interaction.user), self.game_id)
+
+
+class DeclineButton(_ChallengeButton,
+                    template=r"kibitz:decline:(?P<game>[0-9]+):(?P<challenger>[0-9]+):(?P<opponent>[0-9]+)"):
+    """The opponent declines; the challenger may withdraw."""
+
+    def __init__(self, game_id: int, challenger_id: int, opponent_id: int) -> None:
+        self.challenger_id, self.opponent_id = challenger_id, opponent_id
+        self.allowed_ids = (challenger_id, opponent_id)
+        self.refusal = f"Only <@{opponent_id}> (or the challenger) can decline this challenge."
+        super().__init__(game_id, discord.ui.Button(
+            label="Decline", style=discord.ButtonStyle.danger,
+            custom_id=f"kibitz:decline:{game_id}:{challenger_id}:{opponent_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
+                             match: re.Match[str], /) -> "DeclineButton":
+        return cls(int(match["game"]), int(match["challenger"]), int(match["opponent"]))
+
+    async def answer(self, interaction: discord.Interaction):
+        return await _service(interaction).decline(channel_key(interaction), player(interaction.user), self.game_id)
+
+
+def challenge_view(game_id: int, challenger_id: str, opponent_id: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(AcceptButton(game_id, int(opponent_id)))
+    view.add_item(DeclineButton(game_id, int(challenger_id), int(opponent_id)))
+    return view
+
+
+DYNAMIC_ITEMS = (AcceptButton, DeclineButton)
