@@ -108,7 +108,10 @@ class Renderer:
         fixed = list(dict.fromkeys(fixed))
         chosen = swatch.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         flat = chosen.getpalette()[: 3 * (256 - len(fixed))]
-        colours = fixed + [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+        # Pillow maps colours to a palette through a 6-bit-per-channel cache, so a near twin of a
+        # fixed colour could steal its pixels; keep the chosen colours clear of the fixed ones.
+        found = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+        colours = fixed + [c for c in found if min(_distance(c, f) for f in fixed) > 11]
         colours = list(dict.fromkeys(colours))
         colours += [colours[-1]] * (256 - len(colours))
         pal = Image.new("P", (1, 1))
@@ -237,8 +240,14 @@ def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
 
 
 def _blend(base: tuple[int, int, int], over: tuple[int, int, int, int]) -> tuple[int, int, int]:
-    a = over[3] / 255
-    return tuple(round(b * (1 - a) + o * a) for b, o in zip(base, over[:3]))
+    """`over` composited on `base` exactly as Pillow does it for a tile."""
+    pixel = Image.new("RGBA", (1, 1), base + (255,))
+    pixel.alpha_composite(Image.new("RGBA", (1, 1), over))
+    return pixel.getpixel((0, 0))[:3]
+
+
+def _distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return math.dist(a, b)
 
 
 def _check_glow(px: int, theme: Theme) -> Image.Image:

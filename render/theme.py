@@ -57,7 +57,7 @@ class Layout:
 
     @property
     def font_px(self) -> int:
-        return max(9, round(self.margin * 0.6))
+        return max(9, round(self.margin * 0.66))
 
     @property
     def size(self) -> tuple[int, int]:

@@ -90,13 +90,14 @@ def test_frame_carries_coordinates():
 
 def test_last_move_tints_both_squares():
     game = rules.new_game("standard")
-    game.play("e2e4")
+    game.play("Nf3")
     view = game.view()
-    image = png(view)
-    assert corner(image, view, "e2") not in (THEME.light, THEME.dark)
-    assert corner(image, view, "e4") not in (THEME.light, THEME.dark)
-    assert corner(image, view, "e2") != corner(image, view, "e4"), "one light, one dark square"
-    assert corner(image, view, "d2") == THEME.light
+    image = png(view, orientation="white")
+    assert corner(image, view, "g1") not in (THEME.light, THEME.dark)
+    assert corner(image, view, "f3") not in (THEME.light, THEME.dark)
+    assert corner(image, view, "g1") != corner(image, view, "f3"), "g1 dark, f3 light: both tinted"
+    assert corner(image, view, "f1") == THEME.light
+    assert corner(image, view, "e3") == THEME.dark
 
 
 def test_check_square_is_tinted_red():
@@ -136,7 +137,7 @@ def test_black_orientation_puts_a1_top_right():
     top_right = image.crop((left, top, right, bottom))
     bottom_left = image.crop(lay.box("a1", "white"))
     assert differing_share(top_right, crop(png(empty()), empty(), "a1")) > 0.15
-    assert bottom_left.getcolors() == [(60 * 60, THEME.light)], "h8 is empty and light"
+    assert bottom_left.getcolors() == [(60 * 60, THEME.dark)], "h8 is empty (and dark)"
 
 
 def test_orientation_defaults_to_the_side_to_move():
@@ -158,8 +159,16 @@ def test_board_without_kings_renders():
 
 def test_several_kings_and_checks_render():
     view = BoardView(8, 8, {"a1": "K", "h1": "K", "a8": "k", "h8": "k"}, checks=("a1", "h8"))
-    image = png(view)
-    assert ImageStat.Stat(crop(image, view, "h8")).mean[0] > ImageStat.Stat(crop(image, view, "a8")).mean[0]
+    quiet = BoardView(8, 8, view.pieces)
+
+    def redness(board, square):
+        r, g, _ = ImageStat.Stat(crop(png(board), board, square)).mean
+        return r - g
+
+    for square in ("a1", "h8"):
+        assert redness(view, square) > redness(quiet, square) + 30
+    for square in ("h1", "a8"):
+        assert redness(view, square) == redness(quiet, square)
 
 
 def test_unknown_letters_are_drawn_as_labelled_discs():

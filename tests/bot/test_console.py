@@ -1,0 +1,63 @@
+"""The console front end, driven through stdin as a newcomer would run it."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(tmp_path, script, *args, token=None):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env.update(KIBITZ_DB=str(tmp_path / "k.sqlite3"), KIBITZ_OUT=str(tmp_path / "out"),
+               PYTHONPATH=str(ROOT))
+    if token:
+        env["DISCORD_TOKEN"] = token
+    return subprocess.run([sys.executable, "-m", "bot", *args], input=script, text=True, capture_output=True,
+                          cwd=tmp_path, env=env, timeout=120)
+
+
+def test_console_plays_a_challenge_to_checkmate_and_writes_pngs(tmp_path):
+    script = "\n".join([
+        "/challenge @bob standard", "/as bob", "/accept", "/as you", "/move f3", "/as bob", "/move e5",
+        "/as you", "/move g4", "/as bob", "/move Qh4", "/quit", ""])
+    result = run_bot(tmp_path, script, "console")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "you challenges bob to **Standard chess**" in out
+    assert "bob wins** (0-1): checkmate" in out
+    assert "r n b . k b n r" in out  # text board after the mate, black queen gone from d8
+    pngs = sorted((tmp_path / "out").glob("*.png"))
+    assert len(pngs) == 5
+    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pngs)
+    assert f"[board image: {pngs[0].parent}" in out
+
+
+def test_console_refuses_bad_input_politely(tmp_path):
+    script = "/move e2e4\n/frobnicate\n/puzzle nonsense\n/puzzle kingswap x\n/puzzle kingswap 3\n/move z9\n/quit\n"
+    out = run_bot(tmp_path, script, "console").stdout
+    assert "! No game in this channel" in out
+    assert "! Unknown command /frobnicate" in out
+    assert "! I don't know a variant called 'nonsense'" in out
+    assert "! The seed must be a whole number" in out
+    assert "! I can't read 'z9'" in out
+
+
+def text_boards(out):
+    """The text boards printed, each as its rank lines."""
+    lines = [line for line in out.splitlines() if line[:2].strip().isdigit() and line[1:2] == " "]
+    return [lines[i:i + 5] for i in range(0, len(lines), 5)]
+
+
+def test_console_games_survive_a_restart(tmp_path):
+    first = run_bot(tmp_path, "/puzzle kingswap 3\n/quit\n", "console").stdout
+    second = run_bot(tmp_path, "/board\n/quit\n", "console").stdout
+    assert "**KingSwap!**" in second
+    assert text_boards(second)[0] == text_boards(first)[0]
+
+
+def test_run_without_a_token_explains_and_starts_the_console(tmp_path):
+    result = run_bot(tmp_path, "/variants\n/quit\n")
+    assert result.returncode == 0
+    assert "No DISCORD_TOKEN" in result.stderr and "discord.com/developers" in result.stderr
+    assert "`kingswap`" in result.stdout
