@@ -260,6 +260,9 @@ class ChessGame(Game):
         try:
             move = chess.Move.from_uci(text.lower())
         except ValueError:
+            move = self._candidate_from_san(text)
+            if move is not None:
+                return self.variant.explain(self.board, self.state, move)
             if re.fullmatch(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?", text):
                 return f"{text} is not a legal move here."
             return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
@@ -274,6 +277,13 @@ class ChessGame(Game):
         if self.variant.royal_king and self.board.is_pseudo_legal(move) and not self.board.is_legal(move):
             return "That leaves your king in check." if not self.board.is_check() else "You must get out of check."
         return f"That piece cannot move to {chess.square_name(move.to_square)}."
+
+    def _candidate_from_san(self, text: str) -> chess.Move | None:
+        """The one generated-but-refused move that `text` spells in SAN, if any."""
+        key = normalise_san(text)
+        candidates = list(self.variant.generate(self.board, self.state))
+        hits = [m for m in candidates if key in san_keys(self.board, m, candidates, self.variant)]
+        return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
         chosen = next(m for m in self.legal_chess_moves() if m.uci() == move)

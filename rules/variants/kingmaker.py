@@ -78,8 +78,11 @@ class Kingmaker(ChessVariant):
 
     # -- moves ---------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
-        for move in super().generate(board, state):
-            yield move
+        yield from super().generate(board, state)
+        # King promotions, which python-chess never makes: every pseudo-legal pawn step or capture
+        # onto the last rank; `allows` then applies the whole safety test of ruling 2.
+        seventh = chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2
+        for move in board.generate_pseudo_legal_moves(board.pawns & seventh):
             if move.promotion == chess.QUEEN:
                 yield chess.Move(move.from_square, move.to_square, chess.KING)
 

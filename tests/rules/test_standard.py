@@ -115,3 +115,13 @@ def test_invalid_fen_is_refused():
         rules.new_game("standard", fen="not a fen")
     with pytest.raises(KeyError):
         rules.new_game("no-such-variant")
+
+
+def test_a_refused_san_move_is_explained_by_the_variant():
+    game = rules.new_game("moderation", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1 +3+0")
+    with pytest.raises(rules.IllegalMove) as by_san:
+        game.play("Ra8")
+    with pytest.raises(rules.IllegalMove) as by_squares:
+        game.play("a1a8")
+    assert str(by_san.value) == str(by_squares.value)
+    assert "not a legal move" not in str(by_san.value)
