@@ -45,7 +45,8 @@ class ChessVariant:
     castling: bool = True
     promotions: str = "qrbn"         # piece letters a pawn may promote to
     double_step: bool = True         # pawns may advance two squares from their start rank
-    fide_draws: bool = True          # insufficient material, 75 moves, fivefold; claims
+    fide_draws: bool = True          # 75 moves and fivefold end the game; threefold and 50 claimable
+    insufficient_material: bool = True   # with fide_draws: a dead position (FIDE's material test) draws
     initial_state: Any = None        # extra state beyond the board, as an immutable value
 
     # -- set-up and FEN ---------------------------------------------------------------------
@@ -68,6 +69,8 @@ class ChessVariant:
             board = chess.Board(" ".join(fields[:6]))
         except ValueError as exc:
             raise ValueError(f"Invalid FEN: {exc}") from None
+        if not self.castling:
+            board.castling_rights = chess.BB_EMPTY   # no castling, whatever the FEN says
         state = self.parse_state(fields[6:])
         self.validate(board, state)
         return board, state
@@ -127,7 +130,7 @@ class ChessVariant:
                 return Outcome.win(colour_name(not board.turn), "checkmate")
             return Outcome.draw("stalemate")
         if self.fide_draws:
-            return fide_automatic_draw(board)
+            return fide_automatic_draw(board, insufficient_material=self.insufficient_material)
         return None
 
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
@@ -148,8 +151,9 @@ class ChessVariant:
                            create=lambda seed, fen: ChessGame(self, seed=seed, fen=fen))
 
 
-def fide_automatic_draw(board: chess.Board) -> Outcome | None:
-    if board.is_insufficient_material():
+def fide_automatic_draw(board: chess.Board, *, insufficient_material: bool = True) -> Outcome | None:
+    """FIDE's automatic draws; variants where checkmate is not the goal drop the material test."""
+    if insufficient_material and board.is_insufficient_material():
         return Outcome.draw("insufficient material")
     if board.halfmove_clock >= 150:
         return Outcome.draw("75 moves without a capture or pawn move")

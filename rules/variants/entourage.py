@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
@@ -47,13 +47,6 @@ def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
         abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1
 
 
-def automatic_draw(board: chess.Board) -> Outcome | None:
-    """The standard slug's automatic draws, without the insufficient-material draw (ruling 7)."""
-    if board.halfmove_clock >= 150:
-        return Outcome.draw("75 moves without a capture or pawn move")
-    if board.is_repetition(5):
-        return Outcome.draw("fivefold repetition")
-    return None
 
 
 class Entourage(ChessVariant):
@@ -125,7 +118,7 @@ class Entourage(ChessVariant):
             return Outcome.win(colour_name(not board.turn), REASONS[state])
         if not legal:
             return Outcome.draw("stalemate")
-        return automatic_draw(board)
+        return fide_automatic_draw(board, insufficient_material=False)
 
 
 VARIANT = Entourage()

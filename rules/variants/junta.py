@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 FINISHED = "goal"
@@ -36,13 +36,6 @@ def defeat(board: chess.Board, colour: chess.Color) -> str | None:
     return None
 
 
-def automatic_draw(board: chess.Board) -> Outcome | None:
-    """The standard slug's automatic draws, without the insufficient-material draw (ruling 6)."""
-    if board.halfmove_clock >= 150:
-        return Outcome.draw("75 moves without a capture or pawn move")
-    if board.is_repetition(5):
-        return Outcome.draw("fivefold repetition")
-    return None
 
 
 class Junta(ChessVariant):
@@ -122,7 +115,7 @@ class Junta(ChessVariant):
                 return Outcome.win(colour_name(not colour), reason)
         if not legal:
             return Outcome.draw("stalemate")
-        return automatic_draw(board)
+        return fide_automatic_draw(board, insufficient_material=False)
 
 
 VARIANT = Junta()

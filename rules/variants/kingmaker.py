@@ -63,16 +63,10 @@ class Kingmaker(ChessVariant):
     promotions = "qrbnk"
 
     # -- set-up and FEN ----------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
-        board, state = super().load(fen)
-        board.castling_rights = chess.BB_EMPTY   # ruling 7: never castling
-        return board, state
-
     def validate(self, board: chess.Board, state: Any) -> None:
         for colour in chess.COLORS:
             if chess.popcount(board.kings & board.occupied_co[colour]) > 1:
                 raise ValueError(f"Invalid position for {self.name}: {colour_name(colour)} has two kings.")
-        board.castling_rights = chess.BB_EMPTY
         if board.status() & _FATAL:
             raise ValueError(f"Invalid position for {self.name}: {board.status()!r}")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 # marker -> (the men of the group, the reason shown to players)
@@ -33,13 +33,6 @@ def group_count(board: chess.Board, marker: str, colour: chess.Color) -> int:
     return sum(len(board.pieces(t, colour)) for t in GROUPS[marker][0])
 
 
-def automatic_draw(board: chess.Board) -> Outcome | None:
-    """The standard slug's automatic draws, without the dead-position (material) draw."""
-    if board.halfmove_clock >= 150:
-        return Outcome.draw("75 moves without a capture or pawn move")
-    if board.is_repetition(5):
-        return Outcome.draw("fivefold repetition")
-    return None
 
 
 class Twilight(ChessVariant):
@@ -78,7 +71,7 @@ class Twilight(ChessVariant):
             return Outcome.win(mover, GROUPS[state][1])
         if not legal:
             return Outcome.win(mover, "checkmate" if board.is_check() else "stalemate")
-        return automatic_draw(board)
+        return fide_automatic_draw(board, insufficient_material=False)
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."
