@@ -80,7 +80,10 @@ class ChessVariant:
             raise ValueError(f"Invalid position for {self.name}: {board.status()!r}")
 
     def fen(self, board: chess.Board, state: Any) -> str:
-        return " ".join([board.fen(), *self.format_state(state)])
+        # Without royal kings, keep the en passant square whenever a pawn could take there (python-chess
+        # "xfen"); its "legal" test would drop a capture that merely exposes the king.
+        en_passant = "legal" if self.royal_king else "xfen"
+        return " ".join([board.fen(en_passant=en_passant), *self.format_state(state)])
 
     # -- moves --------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
@@ -223,6 +226,19 @@ def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], vari
     return keys
 
 
+def looks_like_castling(board: chess.Board, text: str) -> bool:
+    """O-O, O-O-O, or a king's two-square step along its home rank (e1g1)."""
+    if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
+        return True
+    try:
+        move = chess.Move.from_uci(text.lower())
+    except ValueError:
+        return False
+    return (board.kings & chess.BB_SQUARES[move.from_square] != 0
+            and chess.square_rank(move.from_square) == chess.square_rank(move.to_square) in (0, 7)
+            and abs(move.to_square - move.from_square) == 2)
+
+
 class ChessGame(Game):
     """A game of any `ChessVariant`: python-chess board plus the variant's extra state."""
 
@@ -261,6 +277,8 @@ class ChessGame(Game):
         raise IllegalMove(self._why_not(text))
 
     def _why_not(self, text: str) -> str:
+        if not self.variant.castling and looks_like_castling(self.board, text):
+            return f"There is no castling in {self.variant.name}."
         try:
             move = chess.Move.from_uci(text.lower())
         except ValueError:

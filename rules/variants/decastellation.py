@@ -50,10 +50,6 @@ class Decastellation(ChessVariant):
     summary = "No check: capture the enemy king, or capture every enemy rook, to win."
     royal_king = False
 
-    def fen(self, board: chess.Board, state: Any) -> str:
-        # "xfen": keep the en passant square whenever a capture there is possible, even one
-        # that exposes the king (legal here), so the FEN gives back the same moves.
-        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)

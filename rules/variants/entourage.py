@@ -47,8 +47,6 @@ def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
         abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1
 
 
-
-
 class Entourage(ChessVariant):
     slug = "entourage"
     name = "Entourage Chess"
@@ -78,9 +76,6 @@ class Entourage(ChessVariant):
         elif kingless:
             raise ValueError(f"An Entourage Chess position needs one King per side; {colour_name(kingless[0])} has none.")
 
-    def fen(self, board: chess.Board, state: Any) -> str:
-        # Kings are not royal: write the en passant square whenever a pawn can take there.
-        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
 
     # -- moves -------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:

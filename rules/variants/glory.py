@@ -52,12 +52,12 @@ class Glory(ChessVariant):
         return super().explain(board, state, move)
 
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        mover, last = board.turn, not board.turn
+        turn, last = board.turn, not board.turn
         if not legal and board.is_check():
             return Outcome.win(colour_name(last), "checkmate")
         # The mover's pawn stood advanced before the reply and the reply left it: glory.
-        if board.move_stack and advanced_pawns(board, mover):
-            return Outcome.win(colour_name(mover), GLORY_AFTER_REPLY)
+        if board.move_stack and advanced_pawns(board, turn):
+            return Outcome.win(colour_name(turn), GLORY_AFTER_REPLY)
         advanced = advanced_pawns(board, last)
         if advanced:
             takeable = [m for m in legal if advanced & chess.BB_SQUARES[m.to_square]]

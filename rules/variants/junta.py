@@ -36,8 +36,6 @@ def defeat(board: chess.Board, colour: chess.Color) -> str | None:
     return None
 
 
-
-
 class Junta(ChessVariant):
     slug = "junta"
     name = "Junta Chess"
@@ -78,9 +76,6 @@ class Junta(ChessVariant):
             raise ValueError(f"In this position {side} has already lost ({defeat(board, lost[0])}): "
                              "the game would be over.")
 
-    def fen(self, board: chess.Board, state: Any) -> str:
-        # Kings are not royal: write the en passant square whenever a pawn can take there.
-        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
 
     # -- moves -------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:

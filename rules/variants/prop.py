@@ -41,8 +41,6 @@ class Prop(ChessVariant):
     royal_king = False
     fide_draws = False
 
-    def fen(self, board: chess.Board, state: Any) -> str:
-        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)

@@ -33,8 +33,6 @@ def group_count(board: chess.Board, marker: str, colour: chess.Color) -> int:
     return sum(len(board.pieces(t, colour)) for t in GROUPS[marker][0])
 
 
-
-
 class Twilight(ChessVariant):
     slug = "twilight"
     name = "Twilight Chess"

@@ -10,8 +10,8 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessGame, ChessVariant, colour_name
-from ..core import Outcome, VariantInfo
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..core import Outcome
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
 NEEDED = 4
@@ -31,28 +31,6 @@ def parse_kinds(text: str) -> str:
 def add_kind(kinds: str, piece_type: chess.PieceType) -> str:
     letter = chess.piece_symbol(piece_type)
     return "".join(k for k in KINDS if k in kinds or k == letter)
-
-
-def looks_like_castling(board: chess.Board, text: str) -> bool:
-    """O-O, O-O-O, or a king's two-square step along its home rank (e1g1)."""
-    if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
-        return True
-    try:
-        move = chess.Move.from_uci(text.lower())
-    except ValueError:
-        return False
-    return (board.kings & chess.BB_SQUARES[move.from_square] != 0
-            and chess.square_rank(move.from_square) == chess.square_rank(move.to_square) in (0, 7)
-            and abs(move.to_square - move.from_square) == 2)
-
-
-class NoCastlingGame(ChessGame):
-    """Says "no castling" instead of "cannot move there" for a castling attempt."""
-
-    def _why_not(self, text: str) -> str:
-        if looks_like_castling(self.board, text):
-            return f"There is no castling in {self.variant.name}."
-        return super()._why_not(text)
 
 
 class Zoo(ChessVariant):
@@ -82,15 +60,6 @@ class Zoo(ChessVariant):
     def format_state(self, state: Any) -> list[str]:
         return ["/".join(kinds or "-" for kinds in state)]
 
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
-        board, state = super().load(fen)
-        board.castling_rights = chess.BB_EMPTY    # no castling, whatever the FEN says
-        return board, state
-
-    def fen(self, board: chess.Board, state: Any) -> str:
-        # "xfen": write the en passant square whenever a capture there is possible; with no
-        # royal king python-chess's "legal" test could hide a capture we allow.
-        return " ".join([board.fen(en_passant="xfen"), *self.format_state(state)])
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         yield from board.generate_pseudo_legal_moves()
@@ -110,16 +79,7 @@ class Zoo(ChessVariant):
                 return Outcome.win(colour_name(colour), FOUR_KINDS)
         if not legal:
             return Outcome.draw(NO_LEGAL_MOVE)
-        # FIDE's automatic draws except insufficient material (no dead-position rule here).
-        if board.halfmove_clock >= 150:
-            return Outcome.draw("75 moves without a capture or pawn move")
-        if board.is_repetition(5):
-            return Outcome.draw("fivefold repetition")
-        return None
-
-    def info(self) -> VariantInfo:
-        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
-                           create=lambda seed, fen: NoCastlingGame(self, seed=seed, fen=fen))
+        return fide_automatic_draw(board, insufficient_material=False)   # no dead-position rule here
 
 
 VARIANT = Zoo()
