@@ -7,6 +7,7 @@ The game logic stays in the service; the buttons only parse, call and reply.
 """
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -18,20 +19,20 @@ from bot.views.replies import channel_key, player, send_reply
 if TYPE_CHECKING:
     from bot.service import GameService
 
+log = logging.getLogger(__name__)
+
 
 def _service(interaction: discord.Interaction) -> "GameService":
     return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
-class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button]):
-    """Shared behaviour: who may press, defer, call the service, drop the buttons, reply."""
+class _ChallengeButton:
+    """Shared behaviour of the two buttons (a mixin: a DynamicItem subclass needs a template):
+    who may press, defer, call the service, drop the buttons, reply."""
 
+    game_id: int
     allowed_ids: tuple[int, ...] = ()
     refusal = "This challenge is not for you."
-
-    def __init__(self, game_id: int, item: discord.ui.Button) -> None:
-        self.game_id = game_id
-        super().__init__(item)
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         if interaction.user.id in self.allowed_ids:
@@ -46,19 +47,24 @@ class _ChallengeButton(discord.ui.DynamicItem[discord.ui.Button]):
         try:
             await interaction.response.defer()   # for a button: "deferred update", no new message yet
             reply = await self.answer(interaction)
-            # The challenge is settled: take the buttons off the challenge message.
-            await interaction.edit_original_response(view=None)
+            # The challenge is settled: take the buttons off the challenge message (best effort:
+            # the service has already acted, so a failed edit must not turn into an error reply).
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException:
+                log.warning("could not remove the buttons from challenge %s", self.game_id, exc_info=True)
             await send_reply(interaction, reply)
         except Exception as error:   # discord.py would only log it; give the user a reply
             await report_error(interaction, error)
 
 
-class AcceptButton(_ChallengeButton, template=r"kibitz:accept:(?P<game>[0-9]+):(?P<opponent>[0-9]+)"):
+class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:accept:(?P<game>[0-9]+):(?P<opponent>[0-9]+)"):
     def __init__(self, game_id: int, opponent_id: int) -> None:
         self.opponent_id = opponent_id
         self.allowed_ids = (opponent_id,)
         self.refusal = f"Only <@{opponent_id}> can accept this challenge."
-        super().__init__(game_id, discord.ui.Button(
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(
             label="Accept", style=discord.ButtonStyle.success,
             custom_id=f"kibitz:accept:{game_id}:{opponent_id}"))
 
@@ -71,7 +77,7 @@ class AcceptButton(_ChallengeButton, template=r"kibitz:accept:(?P<game>[0-9]+):(
         return await _service(interaction).accept(channel_key(interaction), player(interaction.user), self.game_id)
 
 
-class DeclineButton(_ChallengeButton,
+class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
                     template=r"kibitz:decline:(?P<game>[0-9]+):(?P<challenger>[0-9]+):(?P<opponent>[0-9]+)"):
     """The opponent declines; the challenger may withdraw."""
 
@@ -79,7 +85,8 @@ class DeclineButton(_ChallengeButton,
         self.challenger_id, self.opponent_id = challenger_id, opponent_id
         self.allowed_ids = (challenger_id, opponent_id)
         self.refusal = f"Only <@{opponent_id}> (or the challenger) can decline this challenge."
-        super().__init__(game_id, discord.ui.Button(
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(
             label="Decline", style=discord.ButtonStyle.danger,
             custom_id=f"kibitz:decline:{game_id}:{challenger_id}:{opponent_id}"))
 

@@ -39,6 +39,12 @@ AUTOCOMPLETE_RESULT, MODAL = 8, 9
 _OPTION_STRING, _OPTION_INTEGER, _OPTION_BOOLEAN, _OPTION_USER, _OPTION_NUMBER = 3, 4, 5, 6, 10
 
 
+def _json(data: Any, status: int = 200) -> web.Response:
+    """A JSON response with the exact Content-Type discord.py checks for (no charset suffix)."""
+    return web.Response(body=json.dumps(data).encode(), status=status,
+                        headers={"Content-Type": "application/json"})
+
+
 def _now_iso() -> str:
     return datetime.now(timezone.utc).isoformat()
 
@@ -59,6 +65,11 @@ class Sent:
     files: list[Upload] = field(default_factory=list)
     message: dict[str, Any] | None = None   # the message it created or edited, as Discord returns it
     at: float = field(default_factory=time.monotonic)
+
+    def __repr__(self) -> str:
+        extra = f" type={self.type}" if self.kind == "callback" else ""
+        files = f" files={[f.filename for f in self.files]}" if self.files else ""
+        return f"<Sent {self.kind}{extra} ephemeral={self.ephemeral} content={self.content[:80]!r}{files}>"
 
     @property
     def type(self) -> int | None:
@@ -369,19 +380,19 @@ class FakeDiscord:
         method = request.method
 
         if method == "GET" and path == "/users/@me":
-            return web.json_response(self.bot_user)
+            return _json(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":
-            return web.json_response(self._application())
+            return _json(self._application())
         if method == "GET" and path in ("/gateway", "/gateway/bot"):
-            return web.json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": {
+            return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
                 "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
         if parts[:1] == ["applications"] and parts[2:3] == ["commands"] and len(parts) == 3:
             if method == "PUT":
                 self.command_syncs += 1
                 self.commands = [self._command(c) for c in body or []]
-            return web.json_response(self.commands)
+            return _json(self.commands)
         if parts[:1] == ["applications"] and "guilds" in parts and parts[-1] == "commands":
-            return web.json_response([self._command(c) for c in body or []] if method == "PUT" else [])
+            return _json([self._command(c) for c in body or []] if method == "PUT" else [])
         if parts[:1] == ["interactions"] and parts[-1] == "callback":
             return self._callback(parts[1], parts[2], body, files)
         if parts[:1] == ["webhooks"] and len(parts) >= 3:
@@ -391,13 +402,13 @@ class FakeDiscord:
             if message is None:
                 return self._not_found()
             edited = self._message(body or {}, files, flags=message.get("flags", 0), base=message)
-            return web.json_response(edited)
+            return _json(edited)
         self.unhandled.append(record)
         return self._not_found()
 
     @staticmethod
     def _not_found() -> web.Response:
-        return web.json_response({"message": "Unknown", "code": 10000}, status=404)
+        return _json({"message": "Unknown", "code": 10000}, status=404)
 
     def _command(self, data: dict[str, Any]) -> dict[str, Any]:
         known = next((c for c in self.commands if c["name"] == data["name"]), None)
@@ -418,9 +429,9 @@ class FakeDiscord:
     def _callback(self, interaction_id: str, token: str, body: dict[str, Any], files: list[Upload]) -> web.Response:
         log = self._log(token)
         if log is None or log.id != interaction_id:
-            return web.json_response({"message": "Unknown interaction", "code": 10062}, status=404)
+            return _json({"message": "Unknown interaction", "code": 10062}, status=404)
         if log.callbacks:
-            return web.json_response({"message": "Interaction has already been acknowledged.", "code": 40060},
+            return _json({"message": "Interaction has already been acknowledged.", "code": 40060},
                                      status=400)
         sent = Sent("callback", body, files)
         kind = body.get("type")
@@ -442,17 +453,17 @@ class FakeDiscord:
         else:
             answer["resource"] = {"type": kind}
         self._add(log, sent)
-        return web.json_response(answer)
+        return _json(answer)
 
     def _webhook(self, method: str, parts: list[str], query: Any, body: Any, files: list[Upload]) -> web.Response:
         app_id, token = parts[1], parts[2]
         log = self._log(token)
         if app_id != self.app_id or log is None:
-            return web.json_response({"message": "Unknown Webhook", "code": 10015}, status=404)
+            return _json({"message": "Unknown Webhook", "code": 10015}, status=404)
         body = body or {}
         if len(parts) == 3 and method == "POST":          # followup
             if not log.callbacks:
-                return web.json_response({"message": "Unknown interaction", "code": 10062}, status=404)
+                return _json({"message": "Unknown interaction", "code": 10062}, status=404)
             loading = (log.original is not None and not log.original_deleted
                        and log.original.get("flags", 0) & LOADING)
             if loading:
@@ -462,7 +473,7 @@ class FakeDiscord:
             else:
                 message = self._message(body, files, flags=body.get("flags", 0) or 0)
             self._add(log, Sent("followup", body, files, message))
-            return web.json_response(message)
+            return _json(message)
         if len(parts) == 5 and parts[3] == "messages":
             target_id = parts[4]
             if target_id == "@original":
@@ -470,9 +481,9 @@ class FakeDiscord:
             else:
                 target = self.messages.get(target_id)
             if target is None or (target_id == "@original" and log.original_deleted):
-                return web.json_response({"message": "Unknown Message", "code": 10008}, status=404)
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)
             if method == "GET":
-                return web.json_response(target)
+                return _json(target)
             if method == "DELETE":
                 if target_id == "@original":
                     log.original_deleted = True
@@ -484,7 +495,7 @@ class FakeDiscord:
                 if target_id == "@original" or target is log.original:
                     log.original = message
                 self._add(log, Sent("edit", body, files, message))
-                return web.json_response(message)
+                return _json(message)
         self.unhandled.append(Request(method, "/" + "/".join(parts), dict(query), body, files))
         return self._not_found()
 
@@ -562,7 +573,9 @@ class FakeDiscord:
         if message is None:
             message = self.message_with(custom_id)
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._run(self._interaction(3, user, data, message=message), timeout)
+        log = self._interaction(3, user, data, message=message)
+        log.original = message   # for a component interaction, @original is the clicked message
+        return await self._run(log, timeout)
 
     def message_with(self, custom_id: str) -> dict[str, Any]:
         for message in reversed(list(self.messages.values())):

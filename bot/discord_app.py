@@ -1,0 +1,124 @@
+"""The Discord front end: build the bot over a GameService, and run it.
+
+    bot = create_bot(service)            # commands.Bot with the Kibitz slash commands
+    run(cfg)                             # blocking: bot.config's Config, SQLite store at cfg.db_path
+    run(token, service)                  # blocking, with a service you built
+
+Endpoints are read once, at start-up (from bot.config's Config, or the environment):
+
+    DISCORD_API_BASE     REST base URL, default https://discord.com/api/v10
+    DISCORD_GATEWAY_URL  gateway websocket URL, default Discord's own
+
+Both exist so the bot can be pointed at a local stand-in (tests/discord/fake_discord.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+
+import discord
+import yarl
+from discord.ext import commands
+
+from bot.cogs.games import Games
+from bot.service import GameService
+from bot.tree import KibitzTree
+from bot.views.challenge import DYNAMIC_ITEMS
+
+if TYPE_CHECKING:
+    from bot.config import Config
+
+log = logging.getLogger(__name__)
+
+DEFAULT_API_BASE = "https://discord.com/api/v10"
+
+
+@dataclass(frozen=True)
+class DiscordConfig:
+    api_base: str = DEFAULT_API_BASE
+    gateway_url: str | None = None   # None: discord.py's default gateway
+
+    @classmethod
+    def from_app_config(cls, cfg: "Config") -> "DiscordConfig":
+        """From bot.config's Config (already read from the environment and .env)."""
+        return cls(api_base=(cfg.api_base or DEFAULT_API_BASE).rstrip("/"), gateway_url=cfg.gateway_url or None)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> "DiscordConfig":
+        env = os.environ if env is None else env
+        return cls(api_base=(env.get("DISCORD_API_BASE") or DEFAULT_API_BASE).rstrip("/"),
+                   gateway_url=env.get("DISCORD_GATEWAY_URL") or None)
+
+    def apply(self) -> None:
+        """Point discord.py at these endpoints. They are class-level settings: one per process."""
+        discord.http.Route.BASE = self.api_base
+        if self.gateway_url:
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+
+
+class KibitzBot(commands.Bot):
+    def __init__(self, service: GameService, *, sync: bool = True, **options: Any) -> None:
+        options.setdefault("intents", discord.Intents.default())   # no privileged intents needed
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, tree_cls=KibitzTree, help_command=None,
+                         **options)
+        self.kibitz_service = service
+        self.sync_commands = sync
+        self.synced: list[discord.app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        for item in DYNAMIC_ITEMS:
+            self.add_dynamic_items(item)
+        await self.add_cog(Games(self.kibitz_service))
+        restore = getattr(self.kibitz_service, "restore", None)
+        if restore is not None:
+            restored = await restore()
+            log.info("restored %d open game(s)", restored)
+        if self.sync_commands:
+            self.synced = await self.tree.sync()
+            log.info("synced %d slash command(s): %s", len(self.synced), ", ".join(c.name for c in self.synced))
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s (id %s) in %d guild(s)", self.user, self.user and self.user.id, len(self.guilds))
+
+
+def create_bot(service: GameService, *, sync: bool = True, config: DiscordConfig | None = None,
+               **options: Any) -> KibitzBot:
+    """Build the bot. `options` go to discord.py's Client (e.g. guild_ready_timeout)."""
+    (config or DiscordConfig.from_env()).apply()
+    return KibitzBot(service, sync=sync, **options)
+
+
+def run(target: "Config | str", service: GameService | None = None, **options: Any) -> None:
+    """Run the bot until interrupted (blocking).
+
+    ``run(cfg)`` with bot.config's Config (as ``python -m bot`` does) opens the SQLite store at
+    cfg.db_path and builds the service; ``run(token, service)`` uses the given service and reads
+    the endpoints from the environment.
+    """
+    if isinstance(target, str):
+        token, endpoints, db_path = target, DiscordConfig.from_env(), None
+    else:
+        token, endpoints, db_path = target.token, DiscordConfig.from_app_config(target), target.db_path
+    if not token:
+        raise ValueError("No Discord token given")
+    asyncio.run(_serve(token, service, endpoints, db_path, options))
+
+
+async def _serve(token: str, service: GameService | None, endpoints: DiscordConfig, db_path: str | None,
+                 options: dict[str, Any]) -> None:
+    store = None
+    if service is None:
+        from bot.store import SqliteStore
+
+        store = await SqliteStore.open(db_path or "kibitz.sqlite3")
+        service = GameService(store)
+    try:
+        async with create_bot(service, config=endpoints, **options) as bot:
+            await bot.start(token)
+    finally:
+        if store is not None:
+            await store.close()

@@ -1,0 +1,18 @@
+"""Small pieces of the Discord layer that need no Discord."""
+from bot.discord_app import DEFAULT_API_BASE, DiscordConfig
+from bot.tree import split_content
+
+
+def test_config_reads_the_environment():
+    assert DiscordConfig.from_env({}) == DiscordConfig(DEFAULT_API_BASE, None)
+    config = DiscordConfig.from_env({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/",
+                                     "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/"})
+    assert config == DiscordConfig("http://127.0.0.1:9/api/v10", "ws://127.0.0.1:9/")
+
+
+def test_long_text_is_split_at_line_breaks():
+    text = "\n".join(f"line {i:04d} " + "x" * 90 for i in range(60))
+    pieces = split_content(text)
+    assert all(len(p) <= 2000 for p in pieces) and len(pieces) > 1
+    assert "\n".join(pieces) == text
+    assert split_content("") == [] and split_content("x" * 4001) == ["x" * 2000, "x" * 2000, "x"]
