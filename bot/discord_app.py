@@ -4,7 +4,7 @@
     run(cfg)                             # blocking: bot.config's Config, SQLite store at cfg.db_path
     run(token, service)                  # blocking, with a service you built
 
-Endpoints are read once, at start-up (from bot.config's Config, or the environment):
+Endpoints are read once, at start-up, by bot.config:
 
     DISCORD_API_BASE     REST base URL, default https://discord.com/api/v10
     DISCORD_GATEWAY_URL  gateway websocket URL, default Discord's own
@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 import discord
 import yarl
 from discord.ext import commands
 
 from bot.cogs.games import Games
+from bot.config import load as load_config
 from bot.service import GameService
 from bot.tree import KibitzTree
 from bot.views.challenge import DYNAMIC_ITEMS
@@ -45,12 +45,6 @@ class DiscordConfig:
     def from_app_config(cls, cfg: "Config") -> "DiscordConfig":
         """From bot.config's Config (already read from the environment and .env)."""
         return cls(api_base=(cfg.api_base or DEFAULT_API_BASE).rstrip("/"), gateway_url=cfg.gateway_url or None)
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None) -> "DiscordConfig":
-        env = os.environ if env is None else env
-        return cls(api_base=(env.get("DISCORD_API_BASE") or DEFAULT_API_BASE).rstrip("/"),
-                   gateway_url=env.get("DISCORD_GATEWAY_URL") or None)
 
     def apply(self) -> None:
         """Point discord.py at these endpoints. They are class-level settings: one per process."""
@@ -88,7 +82,7 @@ class KibitzBot(commands.Bot):
 def create_bot(service: GameService, *, sync: bool = True, config: DiscordConfig | None = None,
                **options: Any) -> KibitzBot:
     """Build the bot. `options` go to discord.py's Client (e.g. guild_ready_timeout)."""
-    (config or DiscordConfig.from_env()).apply()
+    (config or DiscordConfig.from_app_config(load_config())).apply()
     return KibitzBot(service, sync=sync, **options)
 
 
@@ -96,11 +90,11 @@ def run(target: "Config | str", service: GameService | None = None, **options: A
     """Run the bot until interrupted (blocking).
 
     ``run(cfg)`` with bot.config's Config (as ``python -m bot`` does) opens the SQLite store at
-    cfg.db_path and builds the service; ``run(token, service)`` uses the given service and reads
-    the endpoints from the environment.
+    cfg.db_path and builds the service; ``run(token, service)`` uses the given service and takes
+    the endpoints from bot.config.
     """
     if isinstance(target, str):
-        token, endpoints, db_path = target, DiscordConfig.from_env(), None
+        token, endpoints, db_path = target, DiscordConfig.from_app_config(load_config()), None
     else:
         token, endpoints, db_path = target.token, DiscordConfig.from_app_config(target), target.db_path
     if not token:
