@@ -27,6 +27,11 @@ import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 
+# Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
+BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
+                | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
+                | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
+
 PROMOTION_LETTERS = {chess.QUEEN: "q", chess.ROOK: "r", chess.BISHOP: "b", chess.KNIGHT: "n", chess.KING: "k"}
 
 
@@ -48,6 +53,7 @@ class ChessVariant:
     fide_draws: bool = True          # 75 moves and fivefold end the game; threefold and 50 claimable
     insufficient_material: bool = True   # with fide_draws: a dead position (FIDE's material test) draws
     initial_state: Any = None        # extra state beyond the board, as an immutable value
+    faults: int = BOARD_FAULTS       # without royal kings: the python-chess statuses a FEN may not have
 
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
@@ -76,8 +82,9 @@ class ChessVariant:
         return board, state
 
     def validate(self, board: chess.Board, state: Any) -> None:
-        if self.royal_king and not board.is_valid():
-            raise ValueError(f"Invalid position for {self.name}: {board.status()!r}")
+        bad = board.status() if self.royal_king else board.status() & self.faults
+        if bad:
+            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
 
     def fen(self, board: chess.Board, state: Any) -> str:
         # Without royal kings, keep the en passant square whenever a pawn could take there (python-chess

@@ -31,10 +31,9 @@ class Clerical(ChessVariant):
     slug = "clerical"
     name = "Clerical Chess"
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
-    royal_king = False
+    royal_king = False                # missing, extra or attacked kings are normal here (ruling 5)
     castling = False
     promotions = "qrnk"
-
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         # Bishop promotions stay candidates so that `explain` can say why they are refused.

@@ -14,16 +14,11 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
 ESCORTS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
-# Board faults that matter even when kings are not royal (checks do not).
-BAD_STATUS = (chess.STATUS_TOO_MANY_KINGS | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
-              | chess.STATUS_BAD_CASTLING_RIGHTS
-              | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
-              | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
 # king square -> ((rook square, king target, squares that must be empty), ...)
 CASTLES = {
     chess.E1: ((chess.H1, chess.G1, chess.BB_F1 | chess.BB_G1),
@@ -52,6 +47,7 @@ class Entourage(ChessVariant):
     name = "Entourage Chess"
     summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
     royal_king = False
+    faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
 
     # -- FEN ---------------------------------------------------------------------------------
@@ -66,9 +62,7 @@ class Entourage(ChessVariant):
         return [state] if state else []
 
     def validate(self, board: chess.Board, state: Any) -> None:
-        bad = board.status() & BAD_STATUS
-        if bad:
-            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        super().validate(board, state)
         kingless = [c for c in chess.COLORS if board.king(c) is None]
         if state == "king":
             if kingless != [board.turn]:

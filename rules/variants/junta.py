@@ -15,14 +15,10 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 FINISHED = "goal"
-# Board faults that matter even when kings are not royal (missing kings and checks do not).
-BAD_STATUS = (chess.STATUS_TOO_MANY_KINGS | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
-              | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
-              | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
 CASTLING_TRIES = {chess.E1: (chess.G1, chess.C1), chess.E8: (chess.G8, chess.C8)}
 
 
@@ -42,6 +38,7 @@ class Junta(ChessVariant):
     summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royal_king = False
+    faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
     castling = False
     promotions = "qrb"
     initial_state = None     # None while playing; FINISHED once the goal is met
@@ -64,9 +61,7 @@ class Junta(ChessVariant):
         return super().load(" ".join(fields))
 
     def validate(self, board: chess.Board, state: Any) -> None:
-        bad = board.status() & BAD_STATUS
-        if bad:
-            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        super().validate(board, state)
         lost = [c for c in chess.COLORS if defeat(board, c)]
         if state == FINISHED:
             if lost != [board.turn]:

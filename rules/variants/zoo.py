@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
@@ -38,6 +38,7 @@ class Zoo(ChessVariant):
     name = "Zoo Chess"
     summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
     royal_king = False
+    faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS   # a missing king is normal; two of one colour never arise
     castling = False
     initial_state = ("", "")     # kinds captured by White, by Black
 
@@ -59,7 +60,6 @@ class Zoo(ChessVariant):
 
     def format_state(self, state: Any) -> list[str]:
         return ["/".join(kinds or "-" for kinds in state)]
-
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         yield from board.generate_pseudo_legal_moves()

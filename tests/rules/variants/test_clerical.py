@@ -227,6 +227,21 @@ def test_several_kings_round_trip_through_fen():
     assert rules.new_game(SLUG, fen=game.fen()).legal_moves() == game.legal_moves()
 
 
+@pytest.mark.parametrize("fen", [
+    "P3k3/8/8/8/8/8/8/B3K2b w - - 0 1",        # pawn on the last rank
+    "4k3/8/8/8/8/8/8/B3K2b w - e3 0 1",        # en passant square with no pawn behind it
+    "4k3/pppppppp/p7/8/8/8/8/B3K2b w - - 0 1",  # nine black pawns
+])
+def test_impossible_set_up_positions_are_refused(fen):
+    with pytest.raises(ValueError):
+        game_at(fen)
+
+
+def test_set_ups_with_no_king_or_many_kings_are_accepted():
+    assert game_at("8/8/8/8/8/8/8/B6b w - - 0 1").outcome is None
+    assert game_at("kkk5/8/8/8/8/8/8/BKK4b w - - 0 1").outcome is None
+
+
 # -- other FIDE rules stay ------------------------------------------------------------------
 def test_pawn_double_step_and_en_passant_stay():
     game = game_at("1b2k3/3p4/8/4P3/8/8/8/2B1K3 b - - 0 1")

@@ -52,6 +52,22 @@ def test_both_sides_with_four_kinds_is_refused():
         game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1 pnbr/pnbq")
 
 
+@pytest.mark.parametrize("fen", [
+    "P3k3/8/8/8/8/8/8/4K3 w - - 0 1",          # pawn on the last rank
+    "4k3/8/8/8/8/8/8/4K3 w - e3 0 1",          # en passant square with no pawn behind it
+    "4k3/8/8/8/8/8/8/3KK3 w - - 0 1",          # two white kings: no promotion can make one
+])
+def test_impossible_set_up_positions_are_refused(fen):
+    with pytest.raises(ValueError):
+        game_at(fen)
+
+
+def test_a_side_without_a_king_is_a_valid_set_up():
+    game = game_at("8/8/8/8/8/8/8/4K3 b - - 0 1 k/-")
+    assert game.outcome is not None   # no black man can move: stalemate, a draw
+    assert game.outcome.result == "1/2-1/2"
+
+
 # -- no castling, no check -----------------------------------------------------------------
 def test_there_is_no_castling():
     game = game_at("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
