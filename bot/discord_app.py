@@ -67,10 +67,9 @@ class KibitzBot(commands.Bot):
         for item in DYNAMIC_ITEMS:
             self.add_dynamic_items(item)
         await self.add_cog(Games(self.kibitz_service))
-        restore = getattr(self.kibitz_service, "restore", None)
-        if restore is not None:
-            restored = await restore()
-            log.info("restored %d open game(s)", restored)
+        restored = await self.kibitz_service.restore()
+        log.info("restored %d open game(s)", restored)
+        await self.kibitz_service.warm_up()
         if self.sync_commands:
             self.synced = await self.tree.sync()
             log.info("synced %d slash command(s): %s", len(self.synced), ", ".join(c.name for c in self.synced))

@@ -262,6 +262,10 @@ class GameService:
         moves = sorted(live.game.legal_moves())
         return [m for m in moves if m.lower().startswith(prefix)][:limit]
 
+    async def warm_up(self) -> None:
+        """Draw one board off the event loop so the first real reply does not pay for loading art."""
+        await asyncio.to_thread(self.renderer, rules.new_game("standard").view(), rules.WHITE)
+
     async def restore(self) -> int:
         """Load every unfinished game (after a restart). Returns how many."""
         records = await self.store.open_games()

@@ -240,3 +240,9 @@ async def test_rules_and_variant_list(service):
     assert service.variant_choices("kingsw")[0] == ("kingswap", "KingSwap!")
     with pytest.raises(UserError):
         await service.rules_text("nope")
+
+
+async def test_warm_up_draws_one_board_off_the_loop(service):
+    await service.warm_up()
+    view, orientation = fake_png.calls[-1]
+    assert (view.files, view.ranks, orientation) == (8, 8, "white")
