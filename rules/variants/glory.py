@@ -35,8 +35,13 @@ class Glory(ChessVariant):
     double_step = False
 
     def load(self, fen: str) -> tuple[chess.Board, Any]:
-        board, state = super().load(fen)
-        board.ep_square = None     # no double step, so no en passant, whatever the FEN says
+        # No double step, so no en passant, whatever the FEN says (ruling 7): blank the field before
+        # parsing, so that even an e.p. square python-chess would call invalid is simply ignored.
+        fields = fen.split()
+        if len(fields) >= 4:
+            fields[3] = "-"
+        board, state = super().load(" ".join(fields))
+        board.ep_square = None
         return board, state
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:

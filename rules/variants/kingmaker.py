@@ -106,6 +106,11 @@ class Kingmaker(ChessVariant):
             return "A King can never be captured."
         if move.promotion and makes_king(board, move):
             if move.promotion != chess.KING:
+                as_king = chess.Move(move.from_square, move.to_square, chess.KING)
+                if not self.king_is_safe(board, as_king):
+                    return (f"Your first pawn to reach the last rank must become your opponent's King, "
+                            f"and a King on {square} would stand in check (or leave yours in check): "
+                            f"this pawn cannot promote there yet.")
                 return (f"Your first pawn to reach the last rank must become your opponent's King: "
                         f"type {move.uci()[:4]}k.")
             return (f"The new King may not stand in check on {square}, and your own King may not be "

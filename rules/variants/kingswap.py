@@ -5,6 +5,7 @@ Tour: e1 -> a5 -> e1 with as few casualties as possible. FEN: `<board> <leg> <ca
 from __future__ import annotations
 
 import random
+from collections import deque
 from dataclasses import dataclass
 
 from ..core import WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
@@ -75,9 +76,42 @@ def apply(position: Position, move: str) -> Position:
     return Position(tuple(sorted(board.items())), leg, casualties)
 
 
+# Ruling 8's search works on two 25-bit masks (bishops, pawns); bit = rank * 5 + file.
+_INDEX = {sq: GRID.coords(sq)[1] * 5 + GRID.coords(sq)[0] for sq in GRID.squares()}
+_PAWN_STEPS = [[] for _ in range(25)]
+_BISHOP_RAYS = [[] for _ in range(25)]
+for _sq, _i in _INDEX.items():
+    _PAWN_STEPS[_i] = [_INDEX[t] for t in targets({_sq: "P"}, _sq)]
+    _BISHOP_RAYS[_i] = [[_INDEX[t] for t in GRID.ray(_sq, df, dr)] for df, dr in DIAGONAL]
+_TOP_RANK = sum(1 << i for i in range(20, 25))
+_LIGHT = sum(1 << i for sq, i in _INDEX.items() if GRID.is_light(sq))
+_DARK = (1 << 25) - 1 - _LIGHT
+
+
+def _cone(king: str) -> int:
+    """Squares from which a pawn, climbing alone, could step into the king."""
+    kf, kr = GRID.coords(king)
+    return sum(1 << (r * 5 + f) for f in range(5) for r in range(kr) if abs(f - kf) <= kr - r)
+
+
+_CONES = {sq: _cone(sq) for sq in _INDEX}
+del _sq, _i
+
+
 def king_can_still_move(board: dict[str, str]) -> bool | None:
     """Ruling 8: can any sequence of moves ever swap a man into the king? None if the search
-    hit its cap (the game then goes on)."""
+    hit its cap (the game then goes on).
+
+    Knights, rooks, queens and bishops on the king's colour always reach him. With only
+    wrong-coloured bishops and pawns left, these shortcuts are exact and keep the search small:
+    * a pawn in the king's cone (below him, at most one file further away per rank) reaches him:
+      the highest such pawn climbs straight through the cone, swapping any bishop in its way;
+    * a pawn right below a bishop steps into it and puts the bishop on the king's colour;
+    * pawns alone only climb, so one outside the cone never enters it: without bishops, failed;
+    * pawns on rank 5 on the king's colour never move again and no bishop can swap with them:
+      if those are all the pawns, nothing can ever change the pawns, so failed.
+    Otherwise search the positions reachable without moving the king (breadth first, with cap).
+    """
     king = next(sq for sq, man in board.items() if man == "K")
     king_light = GRID.is_light(king)
     men = {sq: man for sq, man in board.items() if man != "K"}
@@ -85,32 +119,54 @@ def king_can_still_move(board: dict[str, str]) -> bool | None:
         return True
     if any(man == "B" and GRID.is_light(sq) == king_light for sq, man in men.items()):
         return True
-    # Only wrong-coloured bishops and pawns remain: search positions that leave the king alone.
-    start = frozenset(men.items())
-    seen, frontier = {start}, [start]
+    bishops = sum(1 << _INDEX[sq] for sq, man in men.items() if man == "B")
+    pawns = sum(1 << _INDEX[sq] for sq, man in men.items() if man == "P")
+    cone, king_bit = _CONES[king], 1 << _INDEX[king]
+    inert = _TOP_RANK & (_LIGHT if king_light else _DARK)
+
+    def reaches(b: int, p: int) -> bool:
+        return bool(p & cone or p & (b >> 5))
+
+    if reaches(bishops, pawns):
+        return True
+    if not bishops or not pawns & ~inert:
+        return False
+    start = (bishops, pawns)
+    seen, frontier = {start}, deque([start])
     while frontier:
-        state = frontier.pop()
-        current = dict(state)
-        current[king] = "K"
-        for sq, man in state:
-            if man == "B" and GRID.is_light(sq) == king_light:
-                return True
-            for t in targets(current, sq):
-                if t == king:
+        b, p = frontier.popleft()
+        occupied = b | p | king_bit
+        following = []
+        rest = p
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            for t in _PAWN_STEPS[bit.bit_length() - 1]:
+                tb = 1 << t
+                if tb & b:
+                    following.append((b ^ tb ^ bit, p ^ bit ^ tb))
+                elif not tb & p:      # into a pawn changes nothing; the king is in the cone
+                    following.append((b, p ^ bit ^ tb))
+        rest = b
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            for ray in _BISHOP_RAYS[bit.bit_length() - 1]:
+                for t in ray:
+                    tb = 1 << t
+                    if tb & occupied:
+                        if tb & p:
+                            following.append((b ^ bit ^ tb, p ^ tb ^ bit))
+                        break
+                    following.append((b ^ bit ^ tb, p))
+        for state in following:
+            if state not in seen:
+                if reaches(*state):
                     return True
-                nxt = dict(state)
-                occupant = nxt.get(t)
-                nxt[t] = man
-                if occupant is None:
-                    del nxt[sq]
-                else:
-                    nxt[sq] = occupant
-                key = frozenset(nxt.items())
-                if key not in seen:
-                    if len(seen) >= SEARCH_CAP:
-                        return None
-                    seen.add(key)
-                    frontier.append(key)
+                if len(seen) >= SEARCH_CAP:
+                    return None
+                seen.add(state)
+                frontier.append(state)
     return False
 
 

@@ -1,8 +1,10 @@
 """Prop Chess: every move must land on a square another friendly man defends; forward moves
 come first; no check; a player with no move loses; 25 moves without a capture draw.
 
-The half-move field of the FEN counts half-moves since the last capture only (ruling 8), so
-the board's own clock is set after every move instead of python-chess's pawn-move reset.
+The half-move field of the FEN counts half-moves since the last capture only (ruling 8). That
+count is kept as the extra state (an int) rather than in `board.halfmove_clock`: python-chess's
+repetition test pops and re-pushes moves, which recomputes the board clock with the FIDE
+pawn-move reset and would corrupt a count stored there.
 """
 from __future__ import annotations
 
@@ -40,7 +42,17 @@ class Prop(ChessVariant):
     summary = "Move only to defended squares, forward when you can; leave the opponent without a move."
     royal_king = False
     fide_draws = False
+    initial_state = 0         # half-moves since the last capture
 
+    # -- FEN: the half-move field is the capture-free count -----------------------------------
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        board, _ = super().load(fen)
+        return board, board.halfmove_clock
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        fields = super().fen(board, state).split()
+        fields[4] = str(state)
+        return " ".join(fields)
 
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)
@@ -63,15 +75,13 @@ class Prop(ChessVariant):
 
     def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
         capture = board.is_capture(move)
-        clock = board.halfmove_clock
         board.push(move)
-        board.halfmove_clock = 0 if capture else clock + 1   # restored by board.pop()
-        return state
+        return 0 if capture else state + 1
 
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if not legal:
             return Outcome.win(colour_name(not board.turn), "cannot move")
-        if board.halfmove_clock >= CAPTURE_FREE_LIMIT:
+        if state >= CAPTURE_FREE_LIMIT:
             return Outcome.draw("25 moves without a capture")
         if board.is_repetition(5):
             return Outcome.draw("fivefold repetition")

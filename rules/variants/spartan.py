@@ -29,7 +29,10 @@ class Spartan(ChessVariant):
 
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if not legal and board.is_check():
-            return Outcome.win(colour_name(not board.turn), "checkmate")
+            # Black's mate counts only on or before his 60th move: with White mated and to move,
+            # Black's mating move was number fullmove_number - 1 (a FEN may be set up later).
+            if board.turn == chess.BLACK or board.fullmove_number - 1 <= MOVE_LIMIT:
+                return Outcome.win(colour_name(not board.turn), "checkmate")
         if board.fullmove_number > MOVE_LIMIT:
             return Outcome.win(WHITE, f"Black did not mate within {MOVE_LIMIT} moves")
         if not legal:

@@ -203,3 +203,9 @@ def test_threefold_repetition_is_claimable():
     for move in ["Nf3", "Nf6", "Ng1", "Ng8"] * 2:
         game.play(move)
     assert game.outcome is None and game.claimable_draw() == "threefold repetition"
+
+
+def test_en_passant_field_is_ignored_even_when_python_chess_would_call_it_invalid():
+    # Ruling 7 / "Its en passant field is ignored": no pawn stands on e5, yet the FEN still loads.
+    game = game_at("4k3/8/8/8/8/8/8/4K3 w - e6 0 1")
+    assert game.fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"

@@ -187,3 +187,11 @@ def test_undo_restores_the_pawn_and_reload_keeps_the_king():
     assert "h2h1k" in g.legal_moves()   # Black has still to make White's King
     g.undo()
     assert g.fen() == "8/P7/8/8/8/8/7p/8 w - - 0 1"
+
+
+def test_refusing_a_queen_where_no_king_may_stand_does_not_suggest_the_king():
+    # Ruling 2: Ra1 would see a8 once the pawn leaves a7, so neither a8=Q nor a8=K is legal.
+    g = game("8/P7/8/8/8/8/8/R7 w - - 0 1")
+    assert not any(m.startswith("a7") for m in g.legal_moves())
+    with pytest.raises(rules.IllegalMove, match="cannot promote"):
+        g.play("a7a8q")

@@ -203,3 +203,72 @@ def test_undo_restores_casualties_and_leg():
     g.undo()
     assert g.fen() == "RK3/5/5/5/4N 1 0"
     assert g.outcome is None
+
+
+# -- ruling 8: the failed search is exact and fast on pawn-and-bishop endings ------------------------
+def test_pawns_alone_outside_the_kings_cone_fail_at_once():
+    # Only pawns, none of them below the king within reach: they only climb. This once searched
+    # every pawn shuffle (seconds); it must answer at once.
+    import time
+    start = time.perf_counter()
+    assert game("1PP2/3P1/1P3/PPPPP/2K1P 1 0").outcome.result == "failed"
+    assert time.perf_counter() - start < 0.5
+
+
+def test_a_pawn_in_the_kings_cone_can_reach_him_and_one_outside_never_can():
+    # King b2: a pawn on c1 steps into him; one on d1 only climbs away from him.
+    assert game("5/5/5/1K3/2P2 1 0").outcome is None
+    assert game("5/5/5/1K3/3P1 1 0").outcome.result == "failed"
+    # The cone widens by a file per rank: king c4, pawn a1 climbs b2, then b3 or c3, then into him.
+    assert game("5/2K2/5/5/P4 1 0").outcome is None
+
+
+def test_top_rank_pawns_on_the_kings_colour_never_move_so_bishops_alone_fail():
+    assert game("PB1BP/B1B1B/1B1B1/B1B1B/1B1BK 1 0").outcome.result == "failed"
+
+
+def test_a_bishop_can_pull_a_top_rank_pawn_down_so_the_game_goes_on():
+    # b5 is light like the bishop: the bishop swaps into it and the pawn, now low, can get under it.
+    assert game("1P3/5/5/5/3BK 1 0").outcome is None
+
+
+def _reference_can_reach(board):
+    """Ruling 8 taken literally: search every position reachable without moving the king."""
+    from rules.variants.kingswap import GRID, targets
+    king = next(sq for sq, man in board.items() if man == "K")
+    light = GRID.is_light(king)
+    start = frozenset(board.items())
+    seen, todo = {start}, [start]
+    while todo:
+        current = dict(todo.pop())
+        for sq, man in current.items():
+            if man in "NRQ" or (man == "B" and GRID.is_light(sq) == light):
+                return True
+            for t in targets(current, sq):
+                if t == king:
+                    return True
+                nxt = dict(current)
+                nxt[t], occupant = man, nxt.get(t)
+                if occupant is None:
+                    del nxt[sq]
+                else:
+                    nxt[sq] = occupant
+                key = frozenset(nxt.items())
+                if key not in seen:
+                    seen.add(key)
+                    todo.append(key)
+    return False
+
+
+def test_failed_detection_matches_the_plain_search_on_small_bishop_and_pawn_endings():
+    import random
+    from rules.variants.kingswap import GRID, king_can_still_move
+    rng = random.Random(2024)
+    squares = GRID.squares()
+    for _ in range(200):
+        king = rng.choice(squares)
+        board = {king: "K"}
+        for sq in rng.sample([s for s in squares if s != king], rng.randint(0, 4)):
+            wrong = GRID.is_light(sq) != GRID.is_light(king)
+            board[sq] = "B" if wrong and rng.random() < 0.5 else "P"
+        assert king_can_still_move(board) == _reference_can_reach(board), GRID.placement(board)

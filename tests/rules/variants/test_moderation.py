@@ -166,3 +166,16 @@ def test_checks_survive_undo_and_reload():
     g.undo()
     assert counters(g) == "+2+0"
     assert "a1a8" in g.legal_moves()
+
+
+def test_repetition_counts_only_positions_with_the_same_budgets():
+    # Board-wise the start position recurs after each Qa4+ Ke7 Qa1 Ke8 cycle, but every check
+    # changes White's budget, so those are different positions (as in python-chess Three-check).
+    g = game("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1")
+    for move in ["Qa4", "Ke7", "Qa1", "Ke8"] * 3:
+        g.play(move)
+    assert counters(g) == "+3+0"
+    assert g.claimable_draw() is None
+    for move in ["Qa2", "Kd8", "Qa1", "Ke8"] * 2:
+        g.play(move)
+    assert g.claimable_draw() == "threefold repetition"

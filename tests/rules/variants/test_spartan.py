@@ -133,3 +133,11 @@ def test_fide_check_rules_apply():
     with pytest.raises(rules.IllegalMove, match="check"):
         g.play("a1b1")
     assert sorted(g.legal_moves()) == ["a1b2"]
+
+
+def test_a_mate_after_blacks_sixtieth_move_does_not_count():
+    # "Black checkmates White (on or before his 60th move) | 0-1": White mated with full move 61
+    # means Black mated with his 60th move; with 62, Black's mate came on move 61, too late.
+    assert game("kr6/8/8/8/8/8/6PP/1r5K w - - 0 61").outcome == rules.Outcome("0-1", "checkmate")
+    late = game("kr6/8/8/8/8/8/6PP/1r5K w - - 0 62").outcome
+    assert late == rules.Outcome("1-0", "Black did not mate within 60 moves")
