@@ -21,7 +21,7 @@ and `board.pop()` restores any board change made in `after_move`.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import chess
 
@@ -140,15 +140,20 @@ class ChessVariant:
                 return Outcome.win(colour_name(not board.turn), "checkmate")
             return Outcome.draw("stalemate")
         if self.fide_draws:
-            return fide_automatic_draw(board, insufficient_material=self.insufficient_material)
+            return fide_automatic_draw(board, insufficient_material=self.insufficient_material,
+                                       repeats=self.count_repetitions(board, state))
         return None
+
+    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+        """How often this position has occurred; override when extra state is part of a position."""
+        return repetitions(board)
 
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
         if not self.fide_draws:
             return None
         if board.halfmove_clock >= 100:
             return "50 moves without a capture or pawn move"
-        if board.is_repetition(3):
+        if self.count_repetitions(board, state) >= 3:
             return "threefold repetition"
         return None
 
@@ -161,15 +166,46 @@ class ChessVariant:
                            create=lambda seed, fen: ChessGame(self, seed=seed, fen=fen))
 
 
-def fide_automatic_draw(board: chess.Board, *, insufficient_material: bool = True) -> Outcome | None:
-    """FIDE's automatic draws; variants where checkmate is not the goal drop the material test."""
+def fide_automatic_draw(board: chess.Board, *, insufficient_material: bool = True,
+                        repeats: int | None = None) -> Outcome | None:
+    """FIDE's automatic draws; variants where checkmate is not the goal drop the material test.
+    `repeats`: the position's repetition count when the variant counts its own."""
     if insufficient_material and board.is_insufficient_material():
         return Outcome.draw("insufficient material")
     if board.halfmove_clock >= 150:
         return Outcome.draw("75 moves without a capture or pawn move")
-    if board.is_repetition(5):
+    if (repetitions(board) if repeats is None else repeats) >= 5:
         return Outcome.draw("fivefold repetition")
     return None
+
+
+def position_key(board: chess.Board) -> tuple:
+    """What makes two positions "the same" for repetition: men, side to move, castling, en passant."""
+    ep = board.ep_square if board.has_legal_en_passant() else None
+    return board.board_fen(), board.turn, board.clean_castling_rights(), ep
+
+
+def repetitions(board: chess.Board, stop: Callable[[chess.Board], bool] | None = None) -> int:
+    """How often the current position has stood on the board since the last capture or pawn move.
+
+    Counted by popping a copy: python-chess's own `is_repetition` re-plays moves with a plain push,
+    which would lose a variant's after-move effects. `stop(probe)` ends the walk early, for a variant
+    whose extra state makes earlier positions different (e.g. a check budget spent since).
+    """
+    plies = min(board.halfmove_clock, len(board.move_stack))
+    if plies < 4:
+        return 1
+    probe = board.copy(stack=plies)
+    key, count = None, 1
+    for _ in range(plies):
+        probe.pop()
+        if stop is not None and stop(probe):
+            break
+        if probe.turn == board.turn and probe.occupied == board.occupied:
+            key = key or position_key(board)
+            if position_key(probe) == key:
+                count += 1
+    return count
 
 
 def captured_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:

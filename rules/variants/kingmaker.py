@@ -8,7 +8,7 @@ draw. No extra state: "my first promotion is used" is "the opponent has a King".
 
 python-chess pushes a promotion in the mover's colour; `after_move` recolours the new King, and
 `board.pop()` restores the board. python-chess's own `is_repetition` replays the move stack with
-`push`, which would skip that fix, so repetitions are counted here on a copy that is only popped.
+`push`, which would skip that fix; the base's `repetitions` only pops a copy, so it is safe here.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
 from ..core import Outcome
 
 START = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
@@ -33,25 +33,6 @@ def king_of(board: chess.Board, colour: chess.Color) -> chess.Square | None:
 def makes_king(board: chess.Board, move: chess.Move) -> bool:
     """Is this the mover's first promotion, which must create the enemy King?"""
     return king_of(board, not board.turn) is None
-
-
-def position_key(board: chess.Board) -> tuple:
-    ep = board.ep_square if board.has_legal_en_passant() else None
-    return board.board_fen(), board.turn, board.castling_rights, ep
-
-
-def repetitions(board: chess.Board) -> int:
-    """How many times the current position has stood on the board since the last irreversible move."""
-    plies = min(board.halfmove_clock, len(board.move_stack))
-    if plies < 4:
-        return 1
-    probe = board.copy(stack=plies)
-    key, count = position_key(board), 1
-    for _ in range(plies):
-        probe.pop()
-        if probe.turn == board.turn and position_key(probe) == key:
-            count += 1
-    return count
 
 
 class Kingmaker(ChessVariant):
@@ -135,18 +116,7 @@ class Kingmaker(ChessVariant):
         king = king_of(board, board.turn)
         if king is not None and all(m.from_square == king for m in legal):
             return Outcome.win(winner, "forced to move the king")
-        if board.halfmove_clock >= 150:
-            return Outcome.draw("75 moves without a capture or pawn move")
-        if repetitions(board) >= 5:
-            return Outcome.draw("fivefold repetition")
-        return None
-
-    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
-        if board.halfmove_clock >= 100:
-            return "50 moves without a capture or pawn move"
-        if repetitions(board) >= 3:
-            return "threefold repetition"
-        return None
+        return fide_automatic_draw(board, insufficient_material=False)
 
 
 VARIANT = Kingmaker()

@@ -12,8 +12,7 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..chess_variant import ChessVariant, repetitions
 
 BUDGET = 3
 MATE_DEPTH = 8   # plies of check-answered-by-check looked through before calling a check "not mate"
@@ -83,35 +82,11 @@ class Moderation(ChessVariant):
         return self.bump(state, not board.turn) if board.is_check() else state
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            if board.is_check():
-                return Outcome.win(colour_name(not board.turn), "checkmate")
-            return Outcome.draw("stalemate")
-        # FIDE's automatic draws, with repetitions counted by `repetitions` (the budgets are part
-        # of the position).
-        if board.is_insufficient_material():
-            return Outcome.draw("insufficient material")
-        if board.halfmove_clock >= 150:
-            return Outcome.draw("75 moves without a capture or pawn move")
-        if repetitions(board) >= 5:
-            return Outcome.draw("fivefold repetition")
-        return None
-
-    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
-        if board.halfmove_clock >= 100:
-            return "50 moves without a capture or pawn move"
-        if repetitions(board) >= 3:
-            return "threefold repetition"
-        return None
+    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+        return repetitions_with_budgets(board)   # the budgets are part of the position
 
 
-def position_key(board: chess.Board) -> tuple:
-    ep = board.ep_square if board.has_legal_en_passant() else None
-    return board.board_fen(), board.turn, board.clean_castling_rights(), ep
-
-
-def repetitions(board: chess.Board) -> int:
+def repetitions_with_budgets(board: chess.Board) -> int:
     """How often the current position, check budgets included, has occurred in the game.
 
     The budgets only grow, and every checking move that does not end the game changes one of
@@ -120,18 +95,7 @@ def repetitions(board: chess.Board) -> int:
     """
     if board.is_check():
         return 1
-    plies = min(board.halfmove_clock, len(board.move_stack))
-    if plies < 4:
-        return 1
-    probe = board.copy(stack=plies)
-    key, count = position_key(board), 1
-    for _ in range(plies):
-        probe.pop()
-        if probe.is_check():
-            break   # reached by a checking move: the budgets differed before it
-        if probe.turn == board.turn and position_key(probe) == key:
-            count += 1
-    return count
+    return repetitions(board, stop=lambda probe: probe.is_check())
 
 
 VARIANT = Moderation()
