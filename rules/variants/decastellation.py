@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
+from ..chess_variant import ChessVariant, colour_name, repetitions
 from ..core import Outcome
 
 
@@ -68,7 +68,7 @@ class Decastellation(ChessVariant):
             return Outcome.draw("stalemate")
         if board.halfmove_clock >= 150:
             return Outcome.draw("75 moves without a capture or pawn move")
-        if board.is_repetition(5):
+        if repetitions(board) >= 5:
             return Outcome.draw("fivefold repetition")
         return None
 

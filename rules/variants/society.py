@@ -23,6 +23,9 @@ class Society(ChessVariant):
     slug = "society"
     name = "Society Chess"
     summary = "Only pawns capture or get captured; checkmate, or leave a foe only piece-takes-piece captures."
+    # FIDE's material test is wrong here: K+N or K+B against a bare king can still win by a
+    # forced piece-takes-piece capture. Only bare kings are dead (no capture, no check possible).
+    insufficient_material = False
 
     def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
         return not is_forbidden_capture(board, move)
@@ -41,7 +44,9 @@ class Society(ChessVariant):
             if any(board.generate_legal_moves()):
                 return Outcome.win(winner, "forced capture")
             return Outcome.draw("stalemate")
-        return fide_automatic_draw(board)
+        if board.occupied == board.kings:
+            return Outcome.draw("insufficient material")
+        return fide_automatic_draw(board, insufficient_material=False)
 
 
 VARIANT = Society()

@@ -28,6 +28,9 @@ class Xenophobic(ChessVariant):
     slug = "xenophobic"
     name = "Xenophobic Chess"
     summary = "Checkmate the king, or land a man on c-f of the enemy back rank where it cannot be taken."
+    # Not FIDE's material test: a bare king can still win by walking onto c-f of the enemy back
+    # rank (ruling 2), so no position is dead for lack of mating material.
+    insufficient_material = False
 
     def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
         pending = intruders(board)
@@ -51,7 +54,7 @@ class Xenophobic(ChessVariant):
             if board.is_check():
                 return Outcome.win(winner, "checkmate")
             return Outcome.draw("stalemate")
-        return fide_automatic_draw(board)
+        return fide_automatic_draw(board, insufficient_material=self.insufficient_material)
 
 
 VARIANT = Xenophobic()

@@ -189,3 +189,19 @@ def test_no_dead_position_draw():
     game = game_at("2b1k3/8/8/8/8/8/8/4KB2 w - - 0 1")
     assert game.outcome is None
     assert sorted(game.legal_moves()) == ["e1e2", "f1e2"]
+
+
+def test_repetition_checks_do_not_disturb_the_capture_free_count():
+    # python-chess's repetition test replays moves with the FIDE clock (pawn moves reset it);
+    # the Prop count must still be "half-moves since the last capture": 13 after 13 quiet plies
+    # that start with a pawn move and then shuffle rooks so that occupancies repeat.
+    game = game_at("3rr2k/8/7p/8/8/PP6/8/3RR2K w - - 0 1")
+    moves = ["a3a4", "d8c8", "e1f1", "c8b8", "f1e1", "b8d8", "e1f1",
+             "d8c8", "f1e1", "c8b8", "e1f1", "b8d8", "f1e1"]
+    for count, move in enumerate(moves, start=1):
+        game.play(move)
+        game.claimable_draw()
+        assert game.outcome is None
+        assert game.fen().split()[4] == str(count)
+    game.undo()
+    assert game.fen().split()[4] == "12"

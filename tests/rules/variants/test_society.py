@@ -95,6 +95,20 @@ def test_castling_is_as_in_chess():
     assert game.play("O-O") == "e1g1"
 
 
-def test_insufficient_material_as_in_standard_chess():
+def test_bare_kings_are_a_dead_position():
     game = game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
     assert game.outcome == rules.Outcome("1/2-1/2", "insufficient material")
+
+
+def test_knight_against_bare_king_is_not_dead_it_can_force_a_forbidden_capture():
+    # FIDE calls K+N v K dead, but "a player also loses if forced to capture a non-pawn with a
+    # non-pawn": after Na6-b8, Kb6 covers a7 and b7, and Kxb8 is Black's only FIDE move.
+    game = game_at("k7/8/NK6/8/8/8/8/8 w - - 0 1")
+    assert game.outcome is None
+    game.play("a6b8")
+    assert game.legal_moves() == []
+    assert game.outcome == rules.Outcome("1-0", "forced capture")
+
+
+def test_bishop_against_bare_king_plays_on():
+    assert game_at("k7/8/1K6/8/8/8/8/4B3 w - - 0 1").outcome is None

@@ -89,9 +89,23 @@ def test_intrusion_already_on_the_board_beats_insufficient_material():
     assert game.outcome == rules.Outcome("1-0", "xenophobic checkmate")
 
 
-def test_bare_kings_are_a_dead_position_as_in_standard_chess():
+def test_bare_kings_are_not_dead_because_a_king_can_intrude():
+    # Ruling 2: a King intrusion always wins, "e.g. a King walking to d1 in the endgame", so
+    # FIDE's material test (which calls bare kings dead) does not apply.
     game = game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
-    assert game.outcome == rules.Outcome("1/2-1/2", "insufficient material")
+    assert game.outcome is None
+    game = game_at("8/8/8/8/8/8/4k3/7K b - - 0 1")
+    assert game.outcome is None
+    game.play("e2d1")
+    assert game.outcome == rules.Outcome("0-1", "xenophobic checkmate")
+
+
+def test_knight_against_bare_king_plays_on_and_can_win_by_intrusion():
+    # K+N v K is "insufficient material" in FIDE; here Nc6-d8 wins (Kf5 cannot reach d8).
+    game = game_at("8/8/2N5/5k2/8/8/8/7K w - - 0 1")
+    assert game.outcome is None
+    game.play("c6d8")
+    assert game.outcome == rules.Outcome("1-0", "xenophobic checkmate")
 
 
 def test_ordinary_checkmate_wins():
