@@ -140,13 +140,17 @@ class ChessVariant:
                 return Outcome.win(colour_name(not board.turn), "checkmate")
             return Outcome.draw("stalemate")
         if self.fide_draws:
-            return fide_automatic_draw(board, insufficient_material=self.insufficient_material,
-                                       repeats=self.count_repetitions(board, state))
+            return self.automatic_draw(board, state)
         return None
+
+    def automatic_draw(self, board: chess.Board, state: Any) -> Outcome | None:
+        """FIDE's automatic draws as this variant has them (for `judge` overrides to end with)."""
+        return fide_automatic_draw(board, insufficient_material=self.insufficient_material,
+                                   repeats=self.count_repetitions(board, state))
 
     def count_repetitions(self, board: chess.Board, state: Any) -> int:
         """How often this position has occurred; override when extra state is part of a position."""
-        return repetitions(board)
+        return repetitions(board, royal=self.royal_king)
 
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
         if not self.fide_draws:
@@ -179,13 +183,16 @@ def fide_automatic_draw(board: chess.Board, *, insufficient_material: bool = Tru
     return None
 
 
-def position_key(board: chess.Board) -> tuple:
-    """What makes two positions "the same" for repetition: men, side to move, castling, en passant."""
-    ep = board.ep_square if board.has_legal_en_passant() else None
+def position_key(board: chess.Board, royal: bool = True) -> tuple:
+    """What makes two positions "the same" for repetition: men, side to move, castling, en passant
+    (a capture there that is legal, or merely possible when kings are not royal)."""
+    can_take = board.has_legal_en_passant() if royal else board.has_pseudo_legal_en_passant()
+    ep = board.ep_square if can_take else None
     return board.board_fen(), board.turn, board.clean_castling_rights(), ep
 
 
-def repetitions(board: chess.Board, stop: Callable[[chess.Board], bool] | None = None) -> int:
+def repetitions(board: chess.Board, stop: Callable[[chess.Board], bool] | None = None, *,
+                royal: bool = True) -> int:
     """How often the current position has stood on the board since the last capture or pawn move.
 
     Counted by popping a copy: python-chess's own `is_repetition` re-plays moves with a plain push,
@@ -202,8 +209,8 @@ def repetitions(board: chess.Board, stop: Callable[[chess.Board], bool] | None =
         if stop is not None and stop(probe):
             break
         if probe.turn == board.turn and probe.occupied == board.occupied:
-            key = key or position_key(board)
-            if position_key(probe) == key:
+            key = key or position_key(board, royal)
+            if position_key(probe, royal) == key:
                 count += 1
     return count
 

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 
 NO_LEGAL_MOVE = "stalemate (no legal move)"
@@ -31,6 +31,7 @@ class Clerical(ChessVariant):
     slug = "clerical"
     name = "Clerical Chess"
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
+    insufficient_material = False
     royal_king = False                # missing, extra or attacked kings are normal here (ruling 5)
     castling = False
     promotions = "qrnk"
@@ -66,7 +67,7 @@ class Clerical(ChessVariant):
             return Outcome.win(colour_name(winner), "both bishops captured")
         if not legal:
             return Outcome.draw(NO_LEGAL_MOVE)
-        return fide_automatic_draw(board, insufficient_material=False)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Clerical()

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, repetitions
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 
 
@@ -48,6 +48,7 @@ class Decastellation(ChessVariant):
     slug = "decastellation"
     name = "Decastellation Chess"
     summary = "No check: capture the enemy king, or capture every enemy rook, to win."
+    insufficient_material = False
     royal_king = False
 
 
@@ -66,11 +67,7 @@ class Decastellation(ChessVariant):
                 return Outcome.win(colour_name(not colour), reason)
         if not legal:
             return Outcome.draw("stalemate")
-        if board.halfmove_clock >= 150:
-            return Outcome.draw("75 moves without a capture or pawn move")
-        if repetitions(board) >= 5:
-            return Outcome.draw("fivefold repetition")
-        return None
+        return self.automatic_draw(board, state)
 
     @staticmethod
     def loss_reason(board: chess.Board, colour: chess.Color) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Outcome
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
@@ -46,6 +46,7 @@ class Entourage(ChessVariant):
     slug = "entourage"
     name = "Entourage Chess"
     summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
+    insufficient_material = False
     royal_king = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
@@ -107,7 +108,7 @@ class Entourage(ChessVariant):
             return Outcome.win(colour_name(not board.turn), REASONS[state])
         if not legal:
             return Outcome.draw("stalemate")
-        return fide_automatic_draw(board, insufficient_material=False)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Entourage()

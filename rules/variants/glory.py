@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 
 GLORY_AT_ONCE = "pawn reached the second rank and could not be taken"
@@ -70,7 +70,7 @@ class Glory(ChessVariant):
                 return Outcome.win(colour_name(last), GLORY_AT_ONCE)
         if not legal:
             return Outcome.draw("stalemate")
-        return fide_automatic_draw(board)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Glory()

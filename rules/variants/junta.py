@@ -15,7 +15,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Outcome
 
 FINISHED = "goal"
@@ -36,6 +36,7 @@ class Junta(ChessVariant):
     slug = "junta"
     name = "Junta Chess"
     summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
+    insufficient_material = False
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royal_king = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
@@ -105,7 +106,7 @@ class Junta(ChessVariant):
                 return Outcome.win(colour_name(not colour), reason)
         if not legal:
             return Outcome.draw("stalemate")
-        return fide_automatic_draw(board, insufficient_material=False)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Junta()

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 
 START = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
@@ -39,6 +39,7 @@ class Kingmaker(ChessVariant):
     slug = "kingmaker"
     name = "Kingmaker Chess"
     summary = "Promote a pawn into the enemy King, then force it to be the only man that can move."
+    insufficient_material = False
     start_fen = START
     castling = False
     promotions = "qrbnk"
@@ -116,7 +117,7 @@ class Kingmaker(ChessVariant):
         king = king_of(board, board.turn)
         if king is not None and all(m.from_square == king for m in legal):
             return Outcome.win(winner, "forced to move the king")
-        return fide_automatic_draw(board, insufficient_material=False)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Kingmaker()

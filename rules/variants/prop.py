@@ -12,7 +12,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, repetitions
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 from .decastellation import pseudo_legal_moves
 
@@ -83,12 +83,12 @@ class Prop(ChessVariant):
             return Outcome.win(colour_name(not board.turn), "cannot move")
         if state >= CAPTURE_FREE_LIMIT:
             return Outcome.draw("25 moves without a capture")
-        if repetitions(board) >= 5:
+        if self.count_repetitions(board, state) >= 5:
             return Outcome.draw("fivefold repetition")
         return None
 
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
-        return "threefold repetition" if repetitions(board) >= 3 else None
+        return "threefold repetition" if self.count_repetitions(board, state) >= 3 else None
 
 
 VARIANT = Prop()

@@ -7,7 +7,7 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import ChessVariant, colour_name
 from ..core import PIECE_NAMES, Outcome
 
 
@@ -46,7 +46,7 @@ class Society(ChessVariant):
             return Outcome.draw("stalemate")
         if board.occupied == board.kings:
             return Outcome.draw("insufficient material")
-        return fide_automatic_draw(board, insufficient_material=False)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Society()

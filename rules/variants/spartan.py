@@ -41,7 +41,7 @@ class Spartan(ChessVariant):
             return black_failed("dead position")
         if board.halfmove_clock >= 100:
             return black_failed("50 moves without a capture or pawn move")
-        if board.is_repetition(3):
+        if self.count_repetitions(board, state) >= 3:
             return black_failed("threefold repetition")
         return None
 

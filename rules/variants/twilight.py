@@ -14,7 +14,7 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 
 # marker -> (the men of the group, the reason shown to players)
@@ -37,6 +37,7 @@ class Twilight(ChessVariant):
     slug = "twilight"
     name = "Twilight Chess"
     summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
+    insufficient_material = False
     initial_state = None     # None, or the GROUPS marker of the capture that just won
 
     def parse_state(self, fields: list[str]) -> Any:
@@ -69,7 +70,7 @@ class Twilight(ChessVariant):
             return Outcome.win(mover, GROUPS[state][1])
         if not legal:
             return Outcome.win(mover, "checkmate" if board.is_check() else "stalemate")
-        return fide_automatic_draw(board, insufficient_material=False)
+        return self.automatic_draw(board, state)
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."

@@ -10,7 +10,7 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
 
 HOME_CENTRE = {
@@ -54,7 +54,7 @@ class Xenophobic(ChessVariant):
             if board.is_check():
                 return Outcome.win(winner, "checkmate")
             return Outcome.draw("stalemate")
-        return fide_automatic_draw(board, insufficient_material=self.insufficient_material)
+        return self.automatic_draw(board, state)
 
 
 VARIANT = Xenophobic()

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, fide_automatic_draw
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Outcome
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
@@ -37,6 +37,7 @@ class Zoo(ChessVariant):
     slug = "zoo"
     name = "Zoo Chess"
     summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
+    insufficient_material = False
     royal_king = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS   # a missing king is normal; two of one colour never arise
     castling = False
@@ -79,7 +80,7 @@ class Zoo(ChessVariant):
                 return Outcome.win(colour_name(colour), FOUR_KINDS)
         if not legal:
             return Outcome.draw(NO_LEGAL_MOVE)
-        return fide_automatic_draw(board, insufficient_material=False)   # no dead-position rule here
+        return self.automatic_draw(board, state)   # no dead-position rule here
 
 
 VARIANT = Zoo()

@@ -1,0 +1,46 @@
+"""The python-chess variant base: pieces every FIDE-men variant leans on."""
+import random
+
+import chess
+import pytest
+
+import rules
+from rules.chess_variant import repetitions
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_repetition_count_agrees_with_python_chess_in_plain_chess(seed):
+    # Knight and king shuffles with the odd pawn move: many repetitions, some interrupted.
+    rng = random.Random(seed)
+    board = chess.Board("r3k2r/pppq1ppp/2n2n2/8/8/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1")
+    for _ in range(160):
+        moves = [m for m in board.legal_moves if board.piece_type_at(m.from_square) in (chess.KNIGHT, chess.KING)
+                 or rng.random() < 0.02]
+        board.push(rng.choice(moves or list(board.legal_moves)))
+        for count in (2, 3, 5):
+            assert (repetitions(board) >= count) == board.is_repetition(count), board.fen()
+
+
+def test_counting_repetitions_leaves_the_board_untouched():
+    game = rules.new_game("kingmaker", fen="8/4P3/8/8/8/8/8/n6N w - - 0 1")
+    game.play("e7e8k")
+    for move in ["e8d8", "h1g3", "d8e8", "g3h1"] * 2:
+        game.play(move)
+    before = game.fen()
+    assert game.claimable_draw() == "threefold repetition"
+    assert game.fen() == before and game.view().pieces["e8"] == "k"
+
+
+def test_a_variant_without_castling_ignores_castling_rights_in_a_fen():
+    game = rules.new_game("zoo", fen="r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")
+    assert " - - 0 1" in game.fen()
+    with pytest.raises(rules.IllegalMove, match="no castling"):
+        game.play("O-O")
+
+
+def test_non_royal_variants_keep_an_en_passant_square_a_royal_king_would_refuse():
+    # The e5 pawn is pinned against its king by the rook on a5... only for a royal king.
+    fen = "8/8/8/r2pP2K/8/8/8/4k3 w - d6 0 2"
+    assert "e5d6" not in rules.new_game("standard", fen=fen).legal_moves()
+    junta = rules.new_game("junta", fen="8/2n1n3/8/r2pP2K/8/8/8/N3k1N1 w - d6 0 2")
+    assert "e5d6" in junta.legal_moves() and " d6 " in junta.fen()
