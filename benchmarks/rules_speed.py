@@ -3,8 +3,8 @@
     python benchmarks/rules_speed.py [--turns 300] [--seed 1] [slug ...]
     python benchmarks/rules_speed.py --kingswap-endings
 
-Each position is loaded from its FEN into a fresh game (not timed), then `legal_moves()` and
-`outcome` are timed together, so no cache helps. Prints median and worst milliseconds.
+`legal_moves()` and `outcome` are timed together right after each move, when nothing is cached
+yet and the game's history (repetitions) is in place. Prints median and worst milliseconds.
 --kingswap-endings times KingSwap's "can the king still move" search on hand-made hard cases.
 """
 from __future__ import annotations
@@ -21,29 +21,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import rules  # noqa: E402
 
 
-def positions(slug: str, turns: int, rng: random.Random) -> list[str]:
-    fens: list[str] = []
+def measure(slug: str, turns: int, rng: random.Random) -> list[float]:
+    """Milliseconds for legal_moves() plus outcome at each position of random games, timed right
+    after the move that reached it (caches empty, the game's history in place)."""
+    times: list[float] = []
     seed = 0
-    while len(fens) < turns:
+    while len(times) < turns:
         game = rules.new_game(slug, seed=seed)
         seed += 1
-        while len(fens) < turns:
-            fens.append(game.fen())
+        while len(times) < turns:
+            start = time.perf_counter()
             moves = game.legal_moves()
-            if not moves or game.outcome is not None:
+            outcome = game.outcome
+            times.append((time.perf_counter() - start) * 1000)
+            if not moves or outcome is not None:
                 break
             game.play(rng.choice(moves))
-    return fens
-
-
-def measure(slug: str, fens: list[str]) -> list[float]:
-    times = []
-    for fen in fens:
-        game = rules.new_game(slug, fen=fen)
-        start = time.perf_counter()
-        game.legal_moves()
-        game.outcome  # noqa: B018 - timed on purpose
-        times.append((time.perf_counter() - start) * 1000)
     return times
 
 
@@ -79,7 +72,7 @@ def main() -> None:
     slugs = args.slugs or sorted(rules.VARIANTS)
     print(f"{'variant':<16} {'positions':>9} {'median ms':>10} {'worst ms':>9}")
     for slug in slugs:
-        times = measure(slug, positions(slug, args.turns, random.Random(args.seed)))
+        times = measure(slug, args.turns, random.Random(args.seed))
         print(f"{slug:<16} {len(times):>9} {statistics.median(times):>10.3f} {max(times):>9.3f}")
 
 
