@@ -169,7 +169,7 @@ class GameService:
             record.moves.append(played)
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, f"{user.name} plays {self._display(game, played)}.")
+            return await self._board_reply(record, game, f"{user.name} plays {self._label(game)}.")
 
     async def board(self, channel: str) -> Reply:
         async with self._lock(channel):
@@ -385,8 +385,10 @@ class GameService:
         return self._revive(record)
 
     @staticmethod
-    def _display(game: Game, move: str) -> str:
-        return f"`{move}`"
+    def _label(game: Game) -> str:
+        """The last move for people: **Nf3** (`g1f3`) where the variant has SAN, else `d4d5`."""
+        canonical, label = game.history[-1], game.last_move_label()
+        return f"**{label}** (`{canonical}`)" if label and label != canonical else f"`{canonical}`"
 
     async def _board_reply(self, record: GameRecord, game: Game, headline: str) -> Reply:
         view = game.view()
@@ -401,7 +403,7 @@ class GameService:
         else:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
-            lines.append(f"Last move: `{record.moves[-1]}`")
+            lines.append(f"Last move: {self._label(game)}")
         if outcome is None:
             if record.solo:
                 lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())

@@ -298,6 +298,7 @@ class ChessGame(Game):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[Any] = []
+        self._labels: list[str] = []     # SAN of each turn played, for display
         self._legal: tuple[int, list[chess.Move]] | None = None
 
     @property
@@ -360,14 +361,23 @@ class ChessGame(Game):
     def _apply(self, move: str) -> None:
         chosen = next(m for m in self.legal_chess_moves() if m.uci() == move)
         self._states.append(self.state)
+        self._labels.append(self.variant.san(self.board, chosen, self.legal_chess_moves()))
         self.state = self.variant.push(self.board, self.state, chosen)
 
     def _unapply(self) -> None:
         self.board.pop()
         self.state = self._states.pop()
+        self._labels.pop()
 
     def _judge(self) -> Outcome | None:
         return self.variant.judge(self.board, self.state, self.legal_chess_moves())
+
+    def last_move_label(self) -> str:
+        if not self._labels:
+            return ""
+        checks = self.variant.checked_kings(self.board, self.state)
+        suffix = ("#" if self.outcome and self.outcome.reason == "checkmate" else "+") if checks else ""
+        return self._labels[-1] + suffix
 
     def claimable_draw(self) -> str | None:
         return None if self.outcome else self.variant.claimable_draw(self.board, self.state)

@@ -135,6 +135,10 @@ class Game(ABC):
         """End the game from outside the board (resignation, agreed or claimed draw); None reopens it."""
         self._final = outcome
 
+    def last_move_label(self) -> str:
+        """The last turn as a player would write it (SAN where the variant has it), or ""."""
+        return self._history[-1] if self._history else ""
+
     @property
     def score(self) -> int | None:
         """The running score of a solo puzzle (e.g. casualties so far); None for duels."""

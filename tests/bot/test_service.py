@@ -246,3 +246,10 @@ async def test_warm_up_draws_one_board_off_the_loop(service):
     await service.warm_up()
     view, orientation = fake_png.calls[-1]
     assert (view.files, view.ranks, orientation) == (8, 8, "white")
+
+
+async def test_replies_name_the_move_in_san_and_canonical_form(service):
+    await started(service)
+    reply = await service.move(CHANNEL, ALICE, "g1f3")
+    assert "alice plays **Nf3** (`g1f3`)." in reply.text
+    assert "Last move: **Nf3** (`g1f3`)" in reply.text

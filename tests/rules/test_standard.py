@@ -125,3 +125,23 @@ def test_a_refused_san_move_is_explained_by_the_variant():
         game.play("a1a8")
     assert str(by_san.value) == str(by_squares.value)
     assert "not a legal move" not in str(by_san.value)
+
+
+def test_last_move_label_is_san_with_check_and_mate_marks():
+    game = rules.new_game("standard")
+    assert game.last_move_label() == ""
+    for move, label in [("e2e4", "e4"), ("f7f6", "f6"), ("d1h5", "Qh5+"), ("g7g6", "g6"), ("h5g6", "Qxg6+")]:
+        game.play(move)
+        assert game.last_move_label() == label
+    game.undo()
+    assert game.last_move_label() == "g6"
+    game = rules.new_game("standard")
+    for move in ["f3", "e5", "g4", "Qh4"]:
+        game.play(move)
+    assert game.last_move_label() == "Qh4#"
+
+
+def test_puzzle_labels_are_the_canonical_moves():
+    game = rules.new_game("kingswap", fen="5/5/5/5/R3K 1 0")
+    game.play("a1a3")
+    assert game.last_move_label() == "a1a3"
