@@ -253,3 +253,16 @@ async def test_replies_name_the_move_in_san_and_canonical_form(service):
     reply = await service.move(CHANNEL, ALICE, "g1f3")
     assert "alice plays **Nf3** (`g1f3`)." in reply.text
     assert "Last move: **Nf3** (`g1f3`)" in reply.text
+
+
+TWO_PLAYER = sorted(slug for slug, info in __import__("rules").VARIANTS.items() if info.players == 2)
+
+
+@pytest.mark.parametrize("slug", TWO_PLAYER)
+async def test_every_two_player_variant_can_be_challenged_and_played(service, store, slug):
+    reply = await service.challenge(CHANNEL, ALICE, BOB, slug)
+    await service.accept(CHANNEL, BOB)
+    first = (await service.move_suggestions(CHANNEL, ALICE, ""))[0]
+    played = await service.move(CHANNEL, ALICE, first)
+    assert f"`{first}`" in played.text and played.image
+    assert (await store.get(reply.game_id)).moves == [first]

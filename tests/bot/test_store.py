@@ -59,3 +59,25 @@ async def test_unfinished_games_continue_after_a_restart(tmp_path):
     assert "Last move: **e5** (`e7e5`)" in reply.text
     assert "moves played: 1" in (await service.board("puzzles")).text
     await store.close()
+
+
+async def test_variant_state_beyond_the_board_survives_a_restart(tmp_path):
+    # Moderation counts checks in a FEN field: replaying the stored moves must rebuild it.
+    path = tmp_path / "k.sqlite3"
+    store = await SqliteStore.open(path)
+    service = GameService(store, renderer=fake_png)
+    await service.challenge(CHANNEL, ALICE, BOB, "moderation")
+    await service.accept(CHANNEL, BOB)
+    for user, move in [(ALICE, "e4"), (BOB, "f5"), (ALICE, "Qh5+")]:
+        await service.move(CHANNEL, user, move)
+    fen_before = (await store.open_game(CHANNEL)).fen
+    assert fen_before.endswith(" +1+0")
+    await store.close()
+
+    store = await SqliteStore.open(path)
+    service = GameService(store, renderer=fake_png)
+    await service.restore()
+    reply = await service.move(CHANNEL, BOB, "g6")
+    assert (await store.open_game(CHANNEL)).fen.endswith(" +1+0")
+    assert "alice to move" in reply.text
+    await store.close()
