@@ -4,19 +4,13 @@ import pytest
 
 import rules
 
+from .support import refusal
+
 SLUG = "clerical"
 
 
 def game_at(fen):
     return rules.new_game(SLUG, fen=fen)
-
-
-def refusal(game, move):
-    before, history = game.fen(), game.history
-    with pytest.raises(rules.IllegalMove) as err:
-        game.play(move)
-    assert (game.fen(), game.history) == (before, history)
-    return str(err.value)
 
 
 # -- set-up ----------------------------------------------------------------------------------

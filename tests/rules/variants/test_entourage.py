@@ -3,6 +3,8 @@ import pytest
 
 import rules
 
+from .support import shuffle_knights
+
 SLUG = "entourage"
 
 
@@ -138,13 +140,9 @@ def test_bare_kings_play_on():
 
 def test_threefold_repetition_is_claimable_and_fivefold_ends_the_game():
     game = rules.new_game(SLUG)
-    for _ in range(2):
-        for move in ["Nf3", "Nf6", "Ng1", "Ng8"]:
-            game.play(move)
+    shuffle_knights(game, 2)
     assert game.outcome is None and game.claimable_draw() == "threefold repetition"
-    for _ in range(2):
-        for move in ["Nf3", "Nf6", "Ng1", "Ng8"]:
-            game.play(move)
+    shuffle_knights(game, 2)
     assert game.outcome == rules.Outcome("1/2-1/2", "fivefold repetition")
 
 

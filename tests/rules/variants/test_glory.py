@@ -1,9 +1,10 @@
 """Glory Chess through the public API: checkmate, or a pawn on the enemy's second rank that
 survives the reply. No pawn double step."""
 import chess
-import pytest
 
 import rules
+
+from .support import refusal, shuffle_knights
 
 SLUG = "glory"
 AT_ONCE = "pawn reached the second rank and could not be taken"
@@ -12,14 +13,6 @@ AFTER_REPLY = "pawn reached the second rank and was not captured"
 
 def game_at(fen):
     return rules.new_game(SLUG, fen=fen)
-
-
-def refusal(game, move):
-    before, history = game.fen(), game.history
-    with pytest.raises(rules.IllegalMove) as err:
-        game.play(move)
-    assert (game.fen(), game.history) == (before, history)
-    return str(err.value)
 
 
 # -- set-up and moves ----------------------------------------------------------------------
@@ -200,8 +193,7 @@ def test_insufficient_material_is_a_draw():
 
 def test_threefold_repetition_is_claimable():
     game = rules.new_game(SLUG)
-    for move in ["Nf3", "Nf6", "Ng1", "Ng8"] * 2:
-        game.play(move)
+    shuffle_knights(game, 2)
     assert game.outcome is None and game.claimable_draw() == "threefold repetition"
 
 

@@ -4,6 +4,8 @@ import pytest
 
 import rules
 
+from .support import shuffle_knights
+
 
 def game(fen=None):
     return rules.new_game("moderation", fen=fen)
@@ -150,11 +152,9 @@ def test_insufficient_material_draws_as_in_standard_chess():
 
 def test_repetition_draws_as_in_standard_chess():
     g = game()
-    for move in ["Nf3", "Nf6", "Ng1", "Ng8"] * 2:
-        g.play(move)
+    shuffle_knights(g, 2)
     assert g.outcome is None and g.claimable_draw() == "threefold repetition"
-    for move in ["Nf3", "Nf6", "Ng1", "Ng8"] * 2:
-        g.play(move)
+    shuffle_knights(g, 2)
     assert g.outcome.reason == "fivefold repetition"
 
 
