@@ -298,7 +298,6 @@ class ChessGame(Game):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[Any] = []
-        self._labels: list[str] = []     # SAN of each turn played, for display
         self._legal: tuple[int, list[chess.Move]] | None = None
 
     @property
@@ -319,8 +318,7 @@ class ChessGame(Game):
         by_uci = {m.uci(): m for m in legal}
         if text.lower() in by_uci:
             return text.lower()
-        key = normalise_san(text)
-        matches = {m.uci() for m in legal if key in san_keys(self.board, m, legal, self.variant)}
+        matches = {m.uci() for m in self._spelled_by(text, legal)}
         if len(matches) == 1:
             return matches.pop()
         if len(matches) > 1:
@@ -351,47 +349,44 @@ class ChessGame(Game):
             return "That leaves your king in check." if not self.board.is_check() else "You must get out of check."
         return f"That piece cannot move to {chess.square_name(move.to_square)}."
 
+    def _spelled_by(self, text: str, moves: list[chess.Move]) -> list[chess.Move]:
+        """The moves among `moves` that `text` spells in SAN (disambiguated against `moves`)."""
+        key = normalise_san(text)
+        return [m for m in moves if key in san_keys(self.board, m, moves, self.variant)]
+
     def _candidate_from_san(self, text: str) -> chess.Move | None:
         """The one generated-but-refused move that `text` spells in SAN, if any."""
-        key = normalise_san(text)
-        candidates = list(self.variant.generate(self.board, self.state))
-        hits = [m for m in candidates if key in san_keys(self.board, m, candidates, self.variant)]
+        hits = self._spelled_by(text, list(self.variant.generate(self.board, self.state)))
         return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
         chosen = next(m for m in self.legal_chess_moves() if m.uci() == move)
         self._states.append(self.state)
-        self._labels.append(self.variant.san(self.board, chosen, self.legal_chess_moves()))
         self.state = self.variant.push(self.board, self.state, chosen)
 
     def _unapply(self) -> None:
         self.board.pop()
         self.state = self._states.pop()
-        self._labels.pop()
 
     def _judge(self) -> Outcome | None:
         return self.variant.judge(self.board, self.state, self.legal_chess_moves())
 
     def last_move_label(self) -> str:
-        if not self._labels:
+        """SAN of the last turn, worked out for display only (not on every play())."""
+        if not self.board.move_stack:
             return ""
+        before = self.board.copy(stack=1)
+        move = before.pop()
+        label = self.variant.san(before, move, self.variant.legal(before, self._states[-1]))
         checks = self.variant.checked_kings(self.board, self.state)
         suffix = ("#" if self.outcome and self.outcome.reason == "checkmate" else "+") if checks else ""
-        return self._labels[-1] + suffix
+        return label + suffix
 
     def claimable_draw(self) -> str | None:
         return None if self.outcome else self.variant.claimable_draw(self.board, self.state)
 
     def fen(self) -> str:
         return self.variant.fen(self.board, self.state)
-
-    def san(self, move: str) -> str:
-        """SAN of a legal move in the current position (for display)."""
-        legal = self.legal_chess_moves()
-        chosen = next((m for m in legal if m.uci() == move), None)
-        if chosen is None:
-            raise IllegalMove(f"{move} is not a legal move here.")
-        return self.variant.san(self.board, chosen, legal)
 
     def view(self) -> BoardView:
         pieces = {chess.square_name(sq): p.symbol() for sq, p in self.board.piece_map().items()}
