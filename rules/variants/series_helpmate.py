@@ -12,13 +12,13 @@ extra state, plain FEN.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
-from ..lookahead import after, may_check, mating_moves, passed
+from ..lookahead import after, mating_moves, may_check, passed
 
 # Squares on a rank, file or diagonal through each square: a man there may uncover a line to it.
 _LINES = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] | chess.BB_DIAG_ATTACKS[sq][0]
