@@ -139,6 +139,14 @@ def test_the_first_substitute_in_move_order_is_named():
     assert "had White played 1 c8=B instead of 1 c8=Q, Black would mate with 1...Ra1#" in game.outcome.reason
 
 
+def test_castling_rights_are_those_before_the_move_taken_back():
+    # 1 Rb1 gives up the long castling, but 1 O-O-O was legal then, and Qc3 would mate after it.
+    fen = "8/2k3q1/3p2q1/8/8/8/8/R3K2R w KQ - 0 1"
+    assert played("Rb1", fen=fen).outcome == rules.Outcome(
+        "0-1", "blunder-mate: had White played 1 O-O-O instead of 1 Rb1, Black would mate with 1...Qc3#")
+    assert played("Rb1", fen=fen.replace("KQ", "K")).outcome is None
+
+
 # -- ruling 3: only moves of this game can be taken back ------------------------------------------
 
 def test_a_game_started_from_a_fen_has_nothing_to_take_back():

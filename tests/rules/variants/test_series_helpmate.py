@@ -70,7 +70,8 @@ def test_a_move_leaving_the_king_in_check_is_refused():
 def test_the_check_candidates_contain_every_checking_move():
     for board in random_boards(150, seed=2):
         checks = {m for m in board.legal_moves if board.gives_check(m)}
-        assert checks <= set(checking_candidates(board)), board.fen()
+        candidates = set(checking_candidates(board))
+        assert checks <= candidates <= set(board.legal_moves), board.fen()
 
 
 # -- delivering checkmate loses --------------------------------------------------------------
