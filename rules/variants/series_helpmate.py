@@ -18,7 +18,7 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
-from ..lookahead import after, mating_moves, may_check, passed
+from ..lookahead import after, may_check, passed
 
 # Squares on a rank, file or diagonal through each square: a man there may uncover a line to it.
 _LINES = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] | chess.BB_DIAG_ATTACKS[sq][0]
@@ -59,13 +59,26 @@ def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
             yield move
 
 
+def mate_in_one(board: chess.Board) -> chess.Move | None:
+    """A legal move of the side to move that checkmates, if any. Made and taken back on `board`
+    itself: one push per candidate is half the work of `lookahead.mating_moves` (which tests
+    `gives_check` and then copies), and this runs for every first move of every series."""
+    for move in list(checking_candidates(board)):
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return move
+    return None
+
+
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     """The opponent's mating series against the side to move, if any: (mate,) or (first, mate),
     as moves in the passed positions. None while the side to move is in check (ruling 3)."""
     if board.is_check():
         return None
     series = passed(board)                           # P passes: O to move
-    mate = next(mating_moves(series, checking_candidates(series)), None)
+    mate = mate_in_one(series)
     if mate is not None:
         return (mate,)
     for first in list(series.legal_moves):
@@ -73,7 +86,7 @@ def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
             continue                                 # the first of two may not give check (ruling 4)
         series.push(first)
         series.push(chess.Move.null())               # P passes again
-        mate = next(mating_moves(series, checking_candidates(series)), None)
+        mate = mate_in_one(series)
         series.pop()
         series.pop()
         if mate is not None:
