@@ -22,8 +22,8 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
-from ..lookahead import after, mating_moves
-from .series_helpmate import checking_candidates
+from ..lookahead import after
+from .series_helpmate import mate_in_one
 
 _SAN = r"[A-Za-z0-9=\-]+"
 _FIELD = re.compile(rf"blunder-mate:({_SAN}):({_SAN}):({_SAN})")
@@ -45,10 +45,9 @@ def mating_substitutes(fen: str) -> tuple[tuple[chess.Move, chess.Move], ...]:
     board = chess.Board(fen)
     found: list[tuple[chess.Move, chess.Move]] = []
     for substitute in board.legal_moves:
-        # A substitute that mates or stalemates the claimant leaves him no move: mating_moves
-        # then finds nothing (ruling 5).
-        instead = after(board, substitute)
-        mate = next(mating_moves(instead, checking_candidates(instead)), None)
+        # A substitute that mates or stalemates the claimant leaves him no move, so no mate
+        # (ruling 5).
+        mate = mate_in_one(after(board, substitute))
         if mate is not None:
             found.append((substitute, mate))
             if len(found) == 2:
