@@ -71,7 +71,7 @@ def find_blunder_mate(board: chess.Board) -> Verdict | None:
                    san(instead, mate, list(instead.legal_moves)))
 
 
-def numbered(board: chess.Board, colour: chess.Color, text: str, *, fullmove: int) -> str:
+def numbered(colour: chess.Color, text: str, fullmove: int) -> str:
     return f"{fullmove} {text}" if colour == chess.WHITE else f"{fullmove}...{text}"
 
 
@@ -81,9 +81,9 @@ def describe(board: chess.Board, verdict: Verdict) -> str:
     claimant, blunderer = board.turn, not board.turn
     # The last move and its substitute were made at the move number before the claimant's turn.
     last_number = board.fullmove_number - (1 if claimant == chess.WHITE else 0)
-    played = numbered(board, blunderer, verdict.played, fullmove=last_number)
-    substitute = numbered(board, blunderer, verdict.substitute, fullmove=last_number)
-    mate = numbered(board, claimant, verdict.mate + "#", fullmove=board.fullmove_number)
+    played = numbered(blunderer, verdict.played, last_number)
+    substitute = numbered(blunderer, verdict.substitute, last_number)
+    mate = numbered(claimant, verdict.mate + "#", board.fullmove_number)
     return (f"blunder-mate: had {colour_name(blunderer).capitalize()} played {substitute} instead "
             f"of {played}, {colour_name(claimant).capitalize()} would mate with {mate}")
 
