@@ -18,7 +18,8 @@ an en passant square whenever a pawn could take there.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import chess
 
@@ -26,7 +27,8 @@ from ..chess_variant import ChessVariant, colour_name, position_key
 from ..core import Outcome
 
 SELF_CHECKED = "sc"
-CASTLINGS = {   # king square -> (rook square, king target, square the king crosses, squares to be empty)
+Castling = tuple[chess.Square, chess.Square, chess.Square, chess.Bitboard]
+CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook square, king target, square the king crosses, squares to be empty)
     chess.E1: ((chess.H1, chess.G1, chess.F1, chess.BB_F1 | chess.BB_G1),
                (chess.A1, chess.C1, chess.D1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1)),
     chess.E8: ((chess.H8, chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8),
@@ -97,6 +99,8 @@ class Contravention(ChessVariant):
             if not board.is_castling(move):
                 yield move
         king = board.king(board.turn)
+        if king is None:
+            return
         rights = board.clean_castling_rights()
         for rook, target, _, between in CASTLINGS.get(king, ()):
             if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
@@ -120,12 +124,12 @@ class Contravention(ChessVariant):
             crossed = crossing_square(move)
             if crossed is not None and board.is_attacked_by(not me, crossed):
                 return f"Your King may not castle through {chess.square_name(crossed)}: it is attacked there."
-        their_king = board.king(not me)
         they_self_checked = bool(king_attackers(board, not me))
         board.push(move)
         try:
             if they_self_checked and king_attackers(board, not me):
-                return (f"The {colour_name(not me)} King on {chess.square_name(their_king)} checked itself: "
+                their_king = chess.square_name(board.king(not me) or 0)
+                return (f"The {colour_name(not me)} King on {their_king} checked itself: "
                         "your move must leave it attacked by none of your men.")
             attackers = king_attackers(board, me)
             if not attackers:
@@ -148,7 +152,8 @@ class Contravention(ChessVariant):
 
     # -- check and the end -----------------------------------------------------------------------
     def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
-        return [board.king(colour) for colour in (board.turn, not board.turn) if king_attackers(board, colour)]
+        kings = [board.king(colour) for colour in (board.turn, not board.turn) if king_attackers(board, colour)]
+        return [king for king in kings if king is not None]
 
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if not legal:

@@ -54,7 +54,7 @@ def checker_faults(board: chess.Board, move: chess.Move) -> list[str]:
     for checker in position.checkers():
         met = conditions(position, checker, capturing=True)
         if not any(met.values()):
-            name = chess.piece_name(position.piece_type_at(checker))
+            name = chess.piece_name(position.piece_type_at(checker) or chess.PAWN)
             name = name if name == "pawn" else name.capitalize()
             faults.append(f"the {name} on {chess.square_name(checker)}")
     return faults

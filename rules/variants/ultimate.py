@@ -46,7 +46,7 @@ def decides(board: chess.Board, checker: chess.Square, replies: list[chess.Move]
         return king_moves_only and all(m.to_square != checker for m in replies)
     if kind == chess.ROOK:
         # The King's own square is empty once it has moved, so it never counts as a neighbour.
-        friends = board.occupied_co[board.turn] & ~chess.BB_SQUARES[king]
+        friends = board.occupied_co[board.turn] & ~board.kings
         return king_moves_only and all(not chess.BB_KING_ATTACKS[m.to_square] & friends for m in replies)
     return False
 
@@ -58,10 +58,10 @@ def winning_check(board: chess.Board, replies: list[chess.Move]) -> str | None:
         return None
     if not replies:
         return "checkmate"
-    checkers = sorted(board.checkers(), key=lambda sq: board.piece_type_at(sq))
-    for square in checkers:
-        if decides(board, square, replies):
-            return REASONS[board.piece_type_at(square)]
+    kinds = sorted((board.piece_type_at(sq) or 0, sq) for sq in board.checkers())
+    for kind, square in kinds:
+        if kind in REASONS and decides(board, square, replies):
+            return REASONS[kind]
     return None
 
 
