@@ -54,6 +54,11 @@ def test_a_check_missing_one_condition_does_not_win():
     assert sorted(game.legal_moves()) == ["b8c6", "b8d7", "c7c6", "c8d7", "d8d7"]
 
 
+def test_a_check_is_answered_as_in_fide():
+    game = after(None, "e4", "d5", "Bb5")
+    assert "get out of check" in refusal(game, "a7a6")
+
+
 # -- which checks are allowed --------------------------------------------------------------------
 
 def test_non_capturing_check_is_allowed_even_if_unsafe_and_unsupported():
@@ -184,6 +189,15 @@ def test_checkmate_is_named_before_triple_check():
     game = after("6k1/5ppp/8/8/8/8/R7/R5K1 w - - 0 1", "Ra8")
     assert game.outcome == rules.Outcome("1-0", "checkmate")
     assert game.last_move_label() == "Ra8#"
+
+
+def test_triple_check_is_decided_before_the_replies_are_looked_at():
+    # Qe1+ is defended by Nf3, cannot be taken and captures nothing. Black's one FIDE reply,
+    # Kxf3, would uncover an illegal check by Rd2 (Qxd2 takes it), but the triple check wins first.
+    game = after("8/6r1/4Q3/8/8/1r3N2/3r1k1K/8 w - - 0 1", "Qe1")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
+    board = chess.Board(game.fen().rsplit(" ", 1)[0])
+    assert [board.san(m) for m in board.legal_moves] == ["Kxf3+"]
 
 
 def test_checkmate_wins_with_fewer_conditions():
