@@ -25,6 +25,7 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name, position_key
 from ..core import Outcome
+from ..lookahead import after
 
 SELF_CHECKED = "sc"
 Castling = tuple[chess.Square, chess.Square, chess.Square, chess.Bitboard]
@@ -125,24 +126,21 @@ class Contravention(ChessVariant):
             if crossed is not None and board.is_attacked_by(not me, crossed):
                 return f"Your King may not castle through {chess.square_name(crossed)}: it is attacked there."
         they_self_checked = bool(king_attackers(board, not me))
-        board.push(move)
-        try:
-            if they_self_checked and king_attackers(board, not me):
-                their_king = chess.square_name(board.king(not me) or 0)
-                return (f"The {colour_name(not me)} King on {their_king} checked itself: "
-                        "your move must leave it attacked by none of your men.")
-            attackers = king_attackers(board, me)
-            if not attackers:
-                return None
-            if in_check:
-                return "You must get out of check."
-            if state:
-                return "You checked your own King on your last turn: you may not do it two turns in a row."
-            if attackers & (board.pawns | board.kings):
-                return "You may put your own King in check only by a Queen, Rook, Bishop or Knight, never by a pawn or King."
+        position = after(board, move)
+        if they_self_checked and king_attackers(position, not me):
+            their_king = chess.square_name(position.king(not me) or 0)
+            return (f"The {colour_name(not me)} King on {their_king} checked itself: "
+                    "your move must leave it attacked by none of your men.")
+        attackers = king_attackers(position, me)
+        if not attackers:
             return None
-        finally:
-            board.pop()
+        if in_check:
+            return "You must get out of check."
+        if state:
+            return "You checked your own King on your last turn: you may not do it two turns in a row."
+        if attackers & (position.pawns | position.kings):
+            return "You may put your own King in check only by a Queen, Rook, Bishop or Knight, never by a pawn or King."
+        return None
 
     def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
         # The opponent's flag: did it stand self-checked before this move (its previous turn)?
