@@ -115,6 +115,12 @@ def test_bishop_check_the_king_can_take_back_plays_on():
     assert "e8f7" in game.legal_moves()
 
 
+def test_bishop_check_another_man_can_capture_plays_on():
+    game = after("4k3/8/8/8/8/n2B4/8/4K3 w - - 0 1", "Bb5")
+    assert game.outcome is None
+    assert "a3b5" in game.legal_moves()
+
+
 def test_king_capturing_another_man_still_counts_as_walking_away():
     # Bb5+: Kxe7 takes the Knight, not the Bishop (ruling 3).
     game = after("4k3/4N3/8/8/8/3B4/8/4K3 w - - 0 1", "Bb5")
