@@ -8,9 +8,11 @@ Judged in the position after the move, for every checking man (`board.checkers()
 A non-capturing move therefore never gives an illegal check. A player with FIDE moves but no
 legal one (every FIDE move would be an illegal check) loses (ruling 5).
 
-Extra state: whether the last move was a winning triple check. It is written as FEN field 7
-`triple-check` only in a finished game, so that a finished game reloads finished; a plain FEN
-means "no triple check": whether the check on the board was a capture cannot be read from it.
+Extra state: whether the last move was a winning triple check. A plain FEN tells it when its
+half-move clock is above 0 (the last move captured nothing, so the check on the board can be
+judged as it stands). After a winning check with the clock at 0 (a pawn move) the FEN carries field 7
+`triple-check`, so that a finished game reloads finished; a plain FEN with the clock at 0 means
+"no triple check", as a capture cannot be told from a pawn move there.
 """
 from __future__ import annotations
 
@@ -66,6 +68,12 @@ def is_triple_check(position: chess.Board, capturing: bool) -> bool:
     return bool(checkers) and all(all(conditions(position, sq, capturing).values()) for sq in checkers)
 
 
+def wins_as_it_stands(position: chess.Board, capturing: bool) -> bool:
+    """Is the check on the board, made by a move that captured (or not), a winning triple check?
+    (A checkmate is named as such instead.)"""
+    return position.is_check() and is_triple_check(position, capturing) and not position.is_checkmate()
+
+
 class TripleCheck(ChessVariant):
     slug = "triple-check"
     name = "Triple Check Chess"
@@ -81,13 +89,21 @@ class TripleCheck(ChessVariant):
             return WON
         raise ValueError(f"Triple Check Chess FEN field 7, if present, is '{WON}'.")
 
-    def format_state(self, state: Any) -> list[str]:
-        return [state] if state else []
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        board, state = super().load(fen)
+        if state is None and board.halfmove_clock > 0 and wins_as_it_stands(board, capturing=False):
+            state = WON     # the last move captured nothing: the check on the board decides
+        return board, state
 
     def validate(self, board: chess.Board, state: Any) -> None:
         super().validate(board, state)
         if state and not board.is_check():
             raise ValueError(f"FEN field 7 says '{WON}', but the side to move is not in check.")
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        # The field is needed only where the board cannot tell (clock at 0: capture or pawn move).
+        marker = [WON] if state == WON and board.halfmove_clock == 0 else []
+        return " ".join([board.fen(), *marker])
 
     # -- moves ---------------------------------------------------------------------------------
     def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
@@ -103,9 +119,7 @@ class TripleCheck(ChessVariant):
 
     def after_move(self, board: chess.Board, state: Any, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
-        if board.is_check() and not board.is_checkmate() and is_triple_check(board, captured is not None):
-            return WON
-        return None
+        return WON if wins_as_it_stands(board, capturing=captured is not None) else None
 
     # -- the end -------------------------------------------------------------------------------
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:

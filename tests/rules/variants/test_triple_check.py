@@ -43,7 +43,7 @@ def test_document_example_bb5_is_a_winning_triple_check():
 
 def test_document_example_no_black_reply_reaches_b5():
     # Safe: Black's FIDE replies are c6, Nc6, Nd7, Bd7, Qd7; none captures on b5.
-    board = chess.Board(after(None, "Nc3", "d5", "e4", "d4", "Bb5").fen().rsplit(" ", 1)[0])
+    board = chess.Board(after(None, "Nc3", "d5", "e4", "d4", "Bb5").fen())
     assert sorted(board.san(m) for m in board.legal_moves) == ["Bd7", "Nc6", "Nd7", "Qd7", "c6"]
 
 
@@ -196,7 +196,7 @@ def test_triple_check_is_decided_before_the_replies_are_looked_at():
     # Kxf3, would uncover an illegal check by Rd2 (Qxd2 takes it), but the triple check wins first.
     game = after("8/6r1/4Q3/8/8/1r3N2/3r1k1K/8 w - - 0 1", "Qe1")
     assert game.outcome == rules.Outcome("1-0", "triple check")
-    board = chess.Board(game.fen().rsplit(" ", 1)[0])
+    board = chess.Board(game.fen())
     assert [board.san(m) for m in board.legal_moves] == ["Kxf3+"]
 
 
@@ -223,16 +223,29 @@ def test_fivefold_repetition_draws():
 
 # -- FEN ------------------------------------------------------------------------------------------
 
-def test_a_finished_triple_check_reloads_finished():
+def test_a_triple_check_by_a_piece_is_read_off_a_plain_fen():
+    # The half-move clock (1) shows that Bb5 captured nothing, so the plain FEN is enough.
     game = after(None, "Nc3", "d5", "e4", "d4", "Bb5")
-    assert game.fen().endswith(" triple-check")
-    assert game_at(game.fen()).outcome == game.outcome
+    assert game.fen() == "rnbqkbnr/ppp1pppp/8/1B6/3pP3/2N5/PPPP1PPP/R1BQK1NR b KQkq - 1 3"
+    assert game_at(game.fen()).outcome == rules.Outcome("1-0", "triple check")
+
+
+def test_a_triple_check_by_a_pawn_move_is_marked_in_field_seven():
+    # After a pawn move the clock is 0, as after a capture: the FEN carries the win.
+    game = after("4k3/3p4/2p5/8/4K3/8/8/8 b - - 0 1", "d5")
+    assert game.fen() == "4k3/8/2p5/3p4/4K3/8/8/8 w - - 0 2 triple-check"
+    assert game_at(game.fen()).outcome == rules.Outcome("0-1", "triple check")
     game.undo()
-    assert len(game.fen().split()) == 6
+    assert game.fen() == "4k3/3p4/2p5/8/4K3/8/8/8 b - - 0 1"
 
 
-def test_a_plain_fen_with_a_check_on_the_board_plays_on():
-    fen = after(None, "Nc3", "d5", "e4", "d4", "Bb5").fen().rsplit(" ", 1)[0]
+def test_a_plain_fen_with_the_clock_at_zero_does_not_count_a_triple_check():
+    assert game_at("4k3/8/2p5/3p4/4K3/8/8/8 w - - 0 2").outcome is None
+
+
+def test_a_plain_fen_with_a_check_missing_a_condition_plays_on():
+    fen = after(None, "e4", "d5", "Bb5").fen()
+    assert fen == "rnbqkbnr/ppp1pppp/8/1B1p4/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2"
     assert game_at(fen).outcome is None
 
 
