@@ -14,7 +14,8 @@ A plain FEN holds everything (the outcome depends on the position only).
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator, NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 import chess
 
@@ -29,7 +30,7 @@ LINES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)), ((1, 1), (-1, -1)), ((1, -1), (-1
 
 def _ray(square: chess.Square, step: tuple[int, int]) -> tuple[chess.Square, ...]:
     file, rank = chess.square_file(square), chess.square_rank(square)
-    out = []
+    out: list[chess.Square] = []
     while True:
         file, rank = file + step[0], rank + step[1]
         if not (0 <= file < 8 and 0 <= rank < 8):
@@ -121,9 +122,12 @@ def is_dead(board: chess.Board) -> bool:
 
 
 def describe_threat(board: chess.Board, threat: Threat) -> str:
-    """E.g. "Qh4 would complete the line h4-g3-f2-e1" (from the line's far end to the King)."""
+    """E.g. "Qh4 would complete the line h4-g3-f2-e1", the line written from its end farther
+    from the King."""
     king = board.king(not board.turn)
-    line = sorted(threat.line, key=lambda sq: -chess.square_distance(sq, king))
+    line = sorted(threat.line)   # square order is the order along any line
+    if king is not None and chess.square_distance(line[0], king) < chess.square_distance(line[-1], king):
+        line.reverse()
     name = board.san(threat.move).rstrip("+#")
     return f"{name} would complete the line {'-'.join(chess.square_name(sq) for sq in line)}"
 
@@ -173,7 +177,8 @@ class LinkageGame(ChessGame):
 
     def view(self) -> BoardView:
         view = super().view()
-        found = linkage_checks(self.board)
+        # One line per threatening move: a promotion is named once, as =Q.
+        found = [t for t in linkage_checks(self.board) if t.move.promotion in (None, chess.QUEEN)]
         if not found:
             return view
         marks = sorted({chess.square_name(sq) for threat in found for sq in threat.line})

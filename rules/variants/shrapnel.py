@@ -11,7 +11,8 @@ The outcome is read off the board (a side with no men has lost), so a plain FEN 
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import chess
 
@@ -75,9 +76,6 @@ class Shrapnel(ChessVariant):
     # -- moves ---------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)
-
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
-        return f"{move.uci()} is not a legal move here."
 
     def after_move(self, board: chess.Board, state: Any, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> Any:

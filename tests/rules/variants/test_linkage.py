@@ -193,6 +193,31 @@ def test_the_mover_may_complete_a_line_through_its_own_king():
     assert game.outcome is None
 
 
+def test_the_king_may_stand_inside_the_line():
+    # Bg2-d5 would complete a8-b7-c6-d5 with the Black King third from a8 (the Bishop also
+    # gives check now, along the same diagonal).
+    game = game_at("rnbq1bnr/pp2p1pp/2kp1p2/8/P2p1PP1/2P5/1P1BP1BP/RN1QK1NR b KQ - 2 7")
+    assert game.view().marks == ("a8", "b7", "c6", "d5")
+    assert game.view().caption == "Linkage-check: Bd5 would complete the line a8-b7-c6-d5."
+
+
+def test_a_move_may_give_check_and_linkage_check_at_once():
+    # 5 Nd6+ checks e8 and threatens Nb5, completing b5-c6-d7-e8: only exd6 answers both.
+    game = play("Na3", "g5", "Nc4", "Nh6", "Nh3", "b6", "g4", "c6", "Nd6")
+    assert game.last_move_label() == "Nd6+"
+    assert game.view().checks == ("e8",)
+    assert game.view().marks == ("b5", "c6", "d7", "e8")
+    assert game.legal_moves() == ["e7d6"]
+
+
+def test_a_line_of_three_is_harmless():
+    # The line is the King and three other men ("three other four units" is a typo): Rb1 would
+    # make only b1-c1-d1.
+    game = game_at("1r5k/8/8/8/8/8/7P/2NK4 w - - 0 1")
+    assert game.view().marks == ()
+    assert "h2h3" in game.legal_moves()
+
+
 # -- ruling 1: only the moving man's destination counts -------------------------------------------
 
 def test_a_line_formed_passively_by_a_man_leaving_is_harmless():
@@ -252,6 +277,7 @@ def test_an_en_passant_capture_threatens():
 def test_a_promotion_threatens():
     game = game_at("7k/8/8/8/8/8/1p5P/2BNK3 w - - 0 1")
     assert game.view().marks == ("b1", "c1", "d1", "e1")
+    assert game.view().caption == "Linkage-check: b1=Q would complete the line b1-c1-d1-e1."
     assert "h2h3" not in game.legal_moves()
 
 
