@@ -16,12 +16,23 @@ back for that interaction, in order. Nothing here touches the internet.
 Discord's first-followup rule is modelled: after a deferred "thinking" response (type 5) the
 first followup replaces the loading message and keeps the visibility chosen at defer time
 (its own ephemeral flag is ignored), unless the bot deleted the loading message first.
+
+Bot messages in the channel (``POST /channels/{id}/messages``) are kept in
+``fake.channel_messages``; a repeated ``nonce`` with ``enforce_nonce`` returns the first message,
+as Discord does, instead of posting again.
+
+Faults: ``fake.rate_limit("followup", retry_after=0.2)``, ``fake.server_error("followup")``,
+``fake.unknown_webhook("followup")``, ``fake.disconnect("followup", after=True)`` or the general
+``fake.inject(...)`` answer the next N requests to a route (a name in ``ROUTES`` or
+``"METHOD /path-regex"``) the way Discord does when it fails. Every REST request is recorded in
+``fake.requests`` with the status it got and when it arrived; ``fake.requests_to(route)`` filters.
 """
 from __future__ import annotations
 
 import asyncio
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -177,6 +188,43 @@ class Request:
     query: dict[str, str]
     body: Any
     files: list[Upload]
+    status: int = 0    # what the fake answered; 0 while unanswered or when the connection was dropped
+    fault: "Fault | None" = None
+    at: float = field(default_factory=time.monotonic)
+
+
+# Routes by name, as (method, path regex without the /api/v10 prefix).
+ROUTES: dict[str, tuple[str, str]] = {
+    "callback": ("POST", r"/interactions/[^/]+/[^/]+/callback"),
+    "followup": ("POST", r"/webhooks/[^/]+/[^/]+"),
+    "edit_original": ("PATCH", r"/webhooks/[^/]+/[^/]+/messages/@original"),
+    "delete_original": ("DELETE", r"/webhooks/[^/]+/[^/]+/messages/@original"),
+    "get_original": ("GET", r"/webhooks/[^/]+/[^/]+/messages/@original"),
+    "channel_message": ("POST", r"/channels/[^/]+/messages"),
+    "edit_channel_message": ("PATCH", r"/channels/[^/]+/messages/[^/]+"),
+}
+
+
+def _route(route: str) -> tuple[str, re.Pattern[str]]:
+    method, pattern = ROUTES[route] if route in ROUTES else route.split(" ", 1)
+    return method.upper(), re.compile(pattern)
+
+
+@dataclass
+class Fault:
+    """Answer requests to one route with a failure instead of (or, with `after`, after) the real answer."""
+    method: str
+    pattern: re.Pattern[str]
+    status: int | None                 # None: drop the connection without an answer
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int | None = 1              # how many requests to spoil; None: until cleared
+    after: bool = False                # do the work first (the message exists), then fail: a lost answer
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.times is None or self.hits < self.times) and method == self.method \
+            and self.pattern.fullmatch(path) is not None
 
 
 class FakeDiscord:
@@ -203,6 +251,9 @@ class FakeDiscord:
         self.interactions: dict[str, InteractionLog] = {}  # by token
         self.messages: dict[str, dict[str, Any]] = {}      # every message the bot created, by id
         self.unhandled: list[Request] = []                 # REST calls this fake does not know
+        self.channel_messages: list[Sent] = []             # messages the bot posted in channels itself
+        self.faults: list[Fault] = []
+        self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
 
         self.ready = asyncio.Event()
         self._ws: web.WebSocketResponse | None = None
@@ -316,6 +367,62 @@ class FakeDiscord:
         self.messages[message["id"]] = message
         return message
 
+    # -- faults -------------------------------------------------------------------------------
+    def inject(self, route: str, *, status: int | None, body: Any = None, headers: dict[str, str] | None = None,
+               times: int | None = 1, after: bool = False) -> Fault:
+        """Spoil the next `times` requests to `route` (None: until clear_faults)."""
+        method, pattern = _route(route)
+        fault = Fault(method, pattern, status, body, dict(headers or {}), times, after)
+        self.faults.append(fault)
+        return fault
+
+    def rate_limit(self, route: str, retry_after: float, *, times: int | None = 1, is_global: bool = False,
+                   via: bool = True) -> Fault:
+        """429 as Discord sends it: Retry-After header, retry_after in the JSON body, and the `Via`
+        header of Discord's proxy (without it, clients take the 429 for a Cloudflare ban)."""
+        headers = {"Retry-After": f"{retry_after:g}", "X-RateLimit-Scope": "global" if is_global else "user",
+                   "X-RateLimit-Global": "true" if is_global else "false"}
+        if via:
+            headers["Via"] = "1.1 google"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        return self.inject(route, status=429, body=body, headers=headers, times=times)
+
+    def server_error(self, route: str, *, times: int | None = 1, status: int = 500, after: bool = False) -> Fault:
+        return self.inject(route, status=status, body={"message": "500: Internal Server Error", "code": 0},
+                           times=times, after=after)
+
+    def unknown_webhook(self, route: str = "followup", *, times: int | None = None) -> Fault:
+        """404 Unknown Webhook: what Discord answers once an interaction token is dead."""
+        return self.inject(route, status=404, body={"message": "Unknown Webhook", "code": 10015}, times=times)
+
+    def disconnect(self, route: str, *, times: int | None = 1, after: bool = False) -> Fault:
+        """Close the connection without an answer (with `after`: once the request has taken effect)."""
+        return self.inject(route, status=None, times=times, after=after)
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    def requests_to(self, route: str) -> list[Request]:
+        method, pattern = _route(route)
+        return [r for r in self.requests if r.method == method and pattern.fullmatch(r.path)]
+
+    def _fault_for(self, method: str, path: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.matches(method, path):
+                fault.hits += 1
+                return fault
+        return None
+
+    @staticmethod
+    def _spoiled(request: web.Request, fault: Fault) -> web.Response:
+        if fault.status is None:
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=499)   # never reaches the client: the connection is gone
+        body = json.dumps(fault.body).encode() if fault.body is not None else b""
+        headers = {"Content-Type": "application/json", **fault.headers}
+        return web.Response(body=body, status=fault.status, headers=headers)
+
     # -- gateway ------------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
@@ -376,9 +483,18 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         record = Request(request.method, path, dict(request.query), body, files)
         self.requests.append(record)
-        parts = path.strip("/").split("/")
-        method = request.method
+        record.fault = self._fault_for(request.method, path)
+        if record.fault is not None and not record.fault.after:
+            response = self._spoiled(request, record.fault)
+        else:
+            response = self._answer(request.method, path, request.query, record, body, files)
+            if record.fault is not None:
+                response = self._spoiled(request, record.fault)
+        record.status = response.status if record.fault is None or record.fault.status is not None else 0
+        return response
 
+    def _answer(self, method: str, path: str, query: Any, record: Request, body: Any,
+                files: list[Upload]) -> web.Response:
         if method == "GET" and path == "/users/@me":
             return _json(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -396,7 +512,9 @@ class FakeDiscord:
         if parts[:1] == ["interactions"] and parts[-1] == "callback":
             return self._callback(parts[1], parts[2], body, files)
         if parts[:1] == ["webhooks"] and len(parts) >= 3:
-            return self._webhook(method, parts, request.query, body, files)
+            return self._webhook(method, parts, query, body, files)
+        if parts[:1] == ["channels"] and parts[2:3] == ["messages"] and len(parts) == 3 and method == "POST":
+            return self._channel_message(parts[1], body or {}, files)
         if parts[:1] == ["channels"] and parts[2:3] == ["messages"] and len(parts) == 4 and method == "PATCH":
             message = self.messages.get(parts[3])
             if message is None:
@@ -405,6 +523,20 @@ class FakeDiscord:
             return _json(edited)
         self.unhandled.append(record)
         return self._not_found()
+
+    def _channel_message(self, channel_id: str, body: dict[str, Any], files: list[Upload]) -> web.Response:
+        if channel_id != self.channel_id:
+            return _json({"message": "Unknown Channel", "code": 10003}, status=404)
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce") and (channel_id, str(nonce)) in self._nonces:
+            return _json(self._nonces[(channel_id, str(nonce))])   # Discord: same nonce, same message
+        message = self._message(body, files, flags=body.get("flags", 0) or 0)
+        message.pop("webhook_id", None)
+        message.update(type=0, nonce=nonce)
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[(channel_id, str(nonce))] = message
+        self.channel_messages.append(Sent("channel_message", body, files, message))
+        return _json(message)
 
     @staticmethod
     def _not_found() -> web.Response:
