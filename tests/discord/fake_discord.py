@@ -495,6 +495,7 @@ class FakeDiscord:
 
     def _answer(self, method: str, path: str, query: Any, record: Request, body: Any,
                 files: list[Upload]) -> web.Response:
+        parts = path.strip("/").split("/")
         if method == "GET" and path == "/users/@me":
             return _json(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":
