@@ -50,25 +50,40 @@ async def send(interaction: discord.Interaction, content: str = "", *, ephemeral
 
     Extra keyword arguments (file, view, ...) go with the last piece.
     """
-    pieces = split_content(content) or [""]
-    for index, piece in enumerate(pieces):
-        extra = kwargs if index == len(pieces) - 1 else {}
-        await _send_one(interaction, piece, ephemeral=ephemeral, **extra)
+    for piece, extra in pieces(content, kwargs):
+        await send_piece(interaction, piece, ephemeral=ephemeral, **extra)
 
 
-async def _send_one(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
+def pieces(content: str, kwargs: dict) -> list[tuple[str, dict]]:
+    """The messages `send` makes of content and its extras: (text, extras), extras on the last."""
+    texts = split_content(content) or [""]
+    return [(text, kwargs if index == len(texts) - 1 else {}) for index, text in enumerate(texts)]
+
+
+def resolves_loading(interaction: discord.Interaction) -> bool:
+    """Whether the next followup replaces the public "thinking" message of a deferred command."""
+    return (interaction.response.is_done()
+            and interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+            and not interaction.extras.get(_ANSWERED))
+
+
+def mark_answered(interaction: discord.Interaction) -> None:
+    """Record that a followup has resolved the "thinking" message (see module docstring)."""
+    interaction.extras[_ANSWERED] = True
+
+
+async def send_piece(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
+    """Send one message (at most 2000 characters) as the interaction's answer or a followup."""
     if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
         return
-    loading = (interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-               and not interaction.extras.get(_ANSWERED))
-    if loading and ephemeral:
+    if resolves_loading(interaction) and ephemeral:
         try:
             await interaction.delete_original_response()
         except discord.HTTPException:
             log.debug("could not delete the loading message of interaction %s", interaction.id)
     await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    interaction.extras[_ANSWERED] = True
+    mark_answered(interaction)
 
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:
