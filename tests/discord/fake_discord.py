@@ -674,20 +674,30 @@ class FakeDiscord:
             options.append(option)
         return options, resolved
 
-    async def _run(self, log: InteractionLog, timeout: float) -> InteractionLog:
+    async def _run(self, log: InteractionLog, timeout: float, wait: bool = True) -> InteractionLog:
         await self._dispatch("INTERACTION_CREATE", log.payload)
-        await log.wait(InteractionLog.is_answered, timeout)
+        if wait:
+            await log.wait(InteractionLog.is_answered, timeout)
         return log
 
+    async def wait_until(self, predicate: Callable[[], object], timeout: float = 5.0) -> None:
+        """Poll until predicate() is true (for answers that do not come through the interaction)."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; requests: {[(r.method, r.path, r.status) for r in self.requests]}")
+            await asyncio.sleep(0.01)
+
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: dict[str, Any],
-                    timeout: float = 5.0) -> InteractionLog:
-        """Run /name with options (user options take a user dict); wait for the bot's answer."""
+                    timeout: float = 5.0, wait: bool = True) -> InteractionLog:
+        """Run /name with options (user options take a user dict); wait for the bot's answer
+        (with wait=False, return as soon as the interaction is dispatched)."""
         command = self._command_named(name)
         opts, resolved = self._options(command, options or {})
         data = {"id": command["id"], "name": name, "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        return await self._run(self._interaction(2, user, data), timeout)
+        return await self._run(self._interaction(2, user, data), timeout, wait)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str, *, user: dict[str, Any],
                            timeout: float = 5.0) -> list[dict[str, Any]]:
@@ -701,14 +711,14 @@ class FakeDiscord:
         return log.choices
 
     async def click(self, custom_id: str, *, user: dict[str, Any], message: dict[str, Any] | None = None,
-                    timeout: float = 5.0) -> InteractionLog:
+                    timeout: float = 5.0, wait: bool = True) -> InteractionLog:
         """Click the button with custom_id on `message` (default: the latest message carrying it)."""
         if message is None:
             message = self.message_with(custom_id)
         data = {"custom_id": custom_id, "component_type": 2}
         log = self._interaction(3, user, data, message=message)
         log.original = message   # for a component interaction, @original is the clicked message
-        return await self._run(log, timeout)
+        return await self._run(log, timeout, wait)
 
     def message_with(self, custom_id: str) -> dict[str, Any]:
         for message in reversed(list(self.messages.values())):
