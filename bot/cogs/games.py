@@ -12,7 +12,6 @@ in the channel) and never turned into an error. Commands that only read use ``se
 from __future__ import annotations
 
 import logging
-from typing import Optional
 
 import discord
 from discord import app_commands
@@ -67,7 +66,7 @@ class Games(commands.Cog):
     @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def puzzle(self, interaction: discord.Interaction, variant: str,
-                     seed: Optional[app_commands.Range[int, 0, MAX_SEED]] = None) -> None:
+                     seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         reply = await self.service.start_puzzle(channel_key(interaction), player(interaction.user), variant,
                                                 seed, guild=guild_key(interaction))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _service(interaction: discord.Interaction) -> "GameService":
+def _service(interaction: discord.Interaction) -> GameService:
     return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
@@ -47,7 +47,7 @@ class _ChallengeButton:
         try:
             await interaction.response.defer()   # for a button: "deferred update", no new message yet
             reply = await self.answer(interaction)
-        except Exception as error:   # discord.py would only log it; give the user a reply
+        except Exception as error:  # noqa: BLE001 - discord.py would only log it; give the user a reply
             await report_error(interaction, error)
             return
         # The service has acted: from here on nothing may turn into an error reply.
@@ -60,14 +60,14 @@ class _ChallengeButton:
         try:
             await interaction.edit_original_response(view=None)
             return
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - best effort: the service has already acted
             log.warning("could not remove the buttons from challenge %s through the interaction (%s)",
                         self.game_id, describe(error))
         if interaction.message is None:
             return
         try:
             await interaction.message.edit(view=None)
-        except Exception:
+        except Exception:   # best effort, as above
             log.warning("could not remove the buttons from challenge %s", self.game_id, exc_info=True)
 
 
@@ -82,8 +82,8 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
             custom_id=f"kibitz:accept:{game_id}:{opponent_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str], /) -> "AcceptButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> AcceptButton:
         return cls(int(match["game"]), int(match["opponent"]))
 
     async def answer(self, interaction: discord.Interaction):
@@ -104,8 +104,8 @@ class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
             custom_id=f"kibitz:decline:{game_id}:{challenger_id}:{opponent_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str], /) -> "DeclineButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DeclineButton:
         return cls(int(match["game"]), int(match["challenger"]), int(match["opponent"]))
 
     async def answer(self, interaction: discord.Interaction):

@@ -28,7 +28,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import aiohttp
 import discord
@@ -61,7 +62,7 @@ def player(user: discord.abc.User) -> Player:
 
 def _extras(reply: Reply) -> dict[str, Any]:
     """The board PNG with its alt text, and challenge buttons. Built afresh for every attempt."""
-    from bot.views.challenge import challenge_view   # the view module imports this one
+    from bot.views.challenge import challenge_view  # the view module imports this one
 
     extra: dict[str, Any] = {}
     if reply.image is not None:
@@ -103,7 +104,7 @@ async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral
         try:
             await send_piece(interaction, text, ephemeral=ephemeral, **extras())
             return True
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - the change is committed: no error may escape
             delay = retry_delay(error, attempt)
             if delay is None:
                 log.warning("could not answer interaction %s (%s); posting in the channel instead",
@@ -122,7 +123,7 @@ async def _loading_resolved(interaction: discord.Interaction) -> bool:
     """Whether the "thinking" message has been replaced by an answer (False if we cannot tell)."""
     try:
         message = await interaction.original_response()
-    except Exception as error:
+    except Exception as error:  # noqa: BLE001 - cannot tell: answer "not delivered"
         log.debug("could not look at the answer to interaction %s: %s", interaction.id, describe(error))
         return False
     return not message.flags.loading
@@ -144,7 +145,7 @@ async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int
         try:
             await channel.send(text or None, nonce=nonce, **extras())
             return
-        except Exception as error:
+        except Exception as error:   # the change is committed: no error may escape
             delay = retry_delay(error, attempt)
             if delay is None:
                 log.error("could not deliver the answer to interaction %s in channel %s: %s",

@@ -34,11 +34,12 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any, Self
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -57,7 +58,7 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 
 def _now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 @dataclass
@@ -168,7 +169,7 @@ class InteractionLog:
                 out.extend(row.get("components", [row]))
         return out
 
-    async def wait(self, predicate: Callable[["InteractionLog"], bool], timeout: float = 5.0) -> None:
+    async def wait(self, predicate: Callable[[InteractionLog], bool], timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout
         while not predicate(self):
             left = deadline - time.monotonic()
@@ -177,7 +178,7 @@ class InteractionLog:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
 
@@ -189,7 +190,7 @@ class Request:
     body: Any
     files: list[Upload]
     status: int = 0    # what the fake answered; 0 while unanswered or when the connection was dropped
-    fault: "Fault | None" = None
+    fault: Fault | None = None
     at: float = field(default_factory=time.monotonic)
 
 
@@ -262,7 +263,7 @@ class FakeDiscord:
         self.port: int | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
-    async def start(self) -> "FakeDiscord":
+    async def start(self) -> Self:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", self.API_PREFIX + "/{tail:.*}", self._rest)
@@ -280,7 +281,7 @@ class FakeDiscord:
             await self._runner.cleanup()
             self._runner = None
 
-    async def __aenter__(self) -> "FakeDiscord":
+    async def __aenter__(self) -> Self:
         return await self.start()
 
     async def __aexit__(self, *exc: object) -> None:
@@ -464,6 +465,8 @@ class FakeDiscord:
             body: Any = {}
             reader = await request.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):   # Discord never nests multipart bodies
+                    continue
                 data = await part.read()
                 if part.name == "payload_json":
                     body = json.loads(data)
@@ -597,12 +600,11 @@ class FakeDiscord:
         if len(parts) == 3 and method == "POST":          # followup
             if not log.callbacks:
                 return _json({"message": "Unknown interaction", "code": 10062}, status=404)
-            loading = (log.original is not None and not log.original_deleted
-                       and log.original.get("flags", 0) & LOADING)
-            if loading:
+            original = log.original
+            if original is not None and not log.original_deleted and original.get("flags", 0) & LOADING:
                 # Discord: the first followup resolves the loading message, keeping its visibility.
-                flags = log.original.get("flags", 0) & ~LOADING
-                log.original = message = self._message(body, files, flags=flags, base=log.original)
+                flags = original.get("flags", 0) & ~LOADING
+                log.original = message = self._message(body, files, flags=flags, base=original)
             else:
                 message = self._message(body, files, flags=body.get("flags", 0) or 0)
             self._add(log, Sent("followup", body, files, message))
@@ -659,7 +661,8 @@ class FakeDiscord:
     def _options(self, command: dict[str, Any], values: dict[str, Any],
                  focused: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         declared = {o["name"]: o for o in command.get("options", [])}
-        options, resolved = [], {}
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
         for name, value in values.items():
             if name not in declared:
                 raise AssertionError(f"/{command['name']} has no option {name!r}; it has {list(declared)}")

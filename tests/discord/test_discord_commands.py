@@ -8,7 +8,11 @@ import pytest
 import rules
 from tests.discord.conftest import running_bot
 from tests.discord.fake_discord import (
-    CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, FakeDiscord, InteractionLog,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    FakeDiscord,
+    InteractionLog,
 )
 
 pytestmark = pytest.mark.asyncio

@@ -11,7 +11,11 @@ import discord.webhook.async_
 import pytest
 
 from tests.discord.fake_discord import FakeDiscord, InteractionLog, Sent
-from tests.discord.test_discord_commands import PNG_MAGIC, assert_private_error, start_game
+from tests.discord.test_discord_commands import (
+    PNG_MAGIC,
+    assert_private_error,
+    start_game,
+)
 
 pytestmark = pytest.mark.asyncio
 
