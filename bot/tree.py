@@ -10,6 +10,11 @@ Ephemeral after a public "thinking" defer: Discord makes the first followup afte
 response replace the loading message *with the visibility chosen at defer time*, ignoring the
 followup's own ephemeral flag. So when the answer turns out to be private (an error), we first
 delete the public loading message, then send the ephemeral followup.
+
+A public answer after a "thinking" defer replaces the loading message by editing it (PATCH
+@original) rather than by a first followup (POST). Both look the same to the user, but an edit
+can be repeated safely: discord.py retries a request Discord answered with a 5xx, and a POST
+that Discord had carried out before failing would post the board twice.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please try again."
 MAX_CONTENT = 2000
-_ANSWERED = "kibitz_answered"   # Interaction.extras key: a followup already resolved the defer
+_ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already resolved the defer
 
 
 def user_message(error: BaseException) -> str | None:
@@ -77,13 +82,27 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
     if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
         return
-    if resolves_loading(interaction) and ephemeral:
+    if resolves_loading(interaction):
+        if not ephemeral:
+            await _replace_loading(interaction, content, **kwargs)
+            mark_answered(interaction)
+            return
         try:
             await interaction.delete_original_response()
         except discord.HTTPException:
             log.debug("could not delete the loading message of interaction %s", interaction.id)
     await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     mark_answered(interaction)
+
+
+async def _replace_loading(interaction: discord.Interaction, content: str, *, file: discord.File | None = None,
+                           view: discord.ui.View | None = None, **kwargs) -> None:
+    """Turn the public "thinking" message into the answer (see module docstring)."""
+    if file is not None:
+        kwargs["attachments"] = [file]
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.edit_original_response(content=content, **kwargs)
 
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:

@@ -21,8 +21,8 @@ Bot messages in the channel (``POST /channels/{id}/messages``) are kept in
 ``fake.channel_messages``; a repeated ``nonce`` with ``enforce_nonce`` returns the first message,
 as Discord does, instead of posting again.
 
-Faults: ``fake.rate_limit("followup", retry_after=0.2)``, ``fake.server_error("followup")``,
-``fake.unknown_webhook("followup")``, ``fake.disconnect("followup", after=True)`` or the general
+Faults: ``fake.rate_limit("answer", retry_after=0.2)``, ``fake.server_error("followup")``,
+``fake.unknown_webhook("answer")``, ``fake.disconnect("answer", after=True)`` or the general
 ``fake.inject(...)`` answer the next N requests to a route (a name in ``ROUTES`` or
 ``"METHOD /path-regex"``) the way Discord does when it fails. Every REST request is recorded in
 ``fake.requests`` with the status it got and when it arrived; ``fake.requests_to(route)`` filters.
@@ -153,13 +153,21 @@ class InteractionLog:
         raise AssertionError(f"no autocomplete answer to interaction {self.id}: {self.sent!r}")
 
     def is_answered(self) -> bool:
-        """A final answer arrived: a message or autocomplete result, or a followup after a defer."""
+        """A final answer arrived: a message or autocomplete result, or after a defer a followup or
+        (after a "thinking" defer) an edit of the loading message."""
         for s in self.sent:
             if s.kind == "callback" and s.type in (CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL):
                 return True
             if s.kind == "followup":
                 return True
+            if s.kind == "edit" and self.callbacks and self.callbacks[0].type == DEFERRED_CHANNEL_MESSAGE:
+                return True
         return False
+
+    @property
+    def answers(self) -> list[Sent]:
+        """What came after the defer: followups and edits of @original."""
+        return [s for s in self.sent if s.kind in ("followup", "edit")]
 
     def components(self) -> list[dict[str, Any]]:
         """Every component (flattened) in the messages the bot sent for this interaction."""
@@ -194,9 +202,11 @@ class Request:
     at: float = field(default_factory=time.monotonic)
 
 
-# Routes by name, as (method, path regex without the /api/v10 prefix).
+# Routes by name, as (method regex, path regex without the /api/v10 prefix).
 ROUTES: dict[str, tuple[str, str]] = {
     "callback": ("POST", r"/interactions/[^/]+/[^/]+/callback"),
+    # the answer after a defer, however it is sent: a followup, or an edit of the loading message
+    "answer": ("POST|PATCH", r"/webhooks/[^/]+/[^/]+(/messages/@original)?"),
     "followup": ("POST", r"/webhooks/[^/]+/[^/]+"),
     "edit_original": ("PATCH", r"/webhooks/[^/]+/[^/]+/messages/@original"),
     "delete_original": ("DELETE", r"/webhooks/[^/]+/[^/]+/messages/@original"),
@@ -206,15 +216,15 @@ ROUTES: dict[str, tuple[str, str]] = {
 }
 
 
-def _route(route: str) -> tuple[str, re.Pattern[str]]:
+def _route(route: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
     method, pattern = ROUTES[route] if route in ROUTES else route.split(" ", 1)
-    return method.upper(), re.compile(pattern)
+    return re.compile(method.upper()), re.compile(pattern)
 
 
 @dataclass
 class Fault:
     """Answer requests to one route with a failure instead of (or, with `after`, after) the real answer."""
-    method: str
+    method: re.Pattern[str]
     pattern: re.Pattern[str]
     status: int | None                 # None: drop the connection without an answer
     body: Any = None
@@ -224,7 +234,7 @@ class Fault:
     hits: int = 0
 
     def matches(self, method: str, path: str) -> bool:
-        return (self.times is None or self.hits < self.times) and method == self.method \
+        return (self.times is None or self.hits < self.times) and self.method.fullmatch(method) is not None \
             and self.pattern.fullmatch(path) is not None
 
 
@@ -392,7 +402,7 @@ class FakeDiscord:
         return self.inject(route, status=status, body={"message": "500: Internal Server Error", "code": 0},
                            times=times, after=after)
 
-    def unknown_webhook(self, route: str = "followup", *, times: int | None = None) -> Fault:
+    def unknown_webhook(self, route: str = "answer", *, times: int | None = None) -> Fault:
         """404 Unknown Webhook: what Discord answers once an interaction token is dead."""
         return self.inject(route, status=404, body={"message": "Unknown Webhook", "code": 10015}, times=times)
 
@@ -405,7 +415,7 @@ class FakeDiscord:
 
     def requests_to(self, route: str) -> list[Request]:
         method, pattern = _route(route)
-        return [r for r in self.requests if r.method == method and pattern.fullmatch(r.path)]
+        return [r for r in self.requests if method.fullmatch(r.method) and pattern.fullmatch(r.path)]
 
     def _fault_for(self, method: str, path: str) -> Fault | None:
         for fault in self.faults:

@@ -36,7 +36,15 @@ def everything_said(fake: FakeDiscord) -> list[str]:
 
 
 def board_messages(log: InteractionLog) -> list[Sent]:
-    return [s for s in log.followups if s.files]
+    """The answers carrying a board, one per message the user sees (an edit repeated by a retry
+    changes the same message)."""
+    by_message = {s.message["id"]: s for s in log.answers if s.files and s.message is not None}
+    return list(by_message.values())
+
+
+def tries(fake: FakeDiscord, route: str, log: InteractionLog) -> list[int]:
+    """The statuses of the requests to `route` about this interaction (0: connection dropped)."""
+    return [r.status for r in fake.requests_to(route) if log.token in r.path]
 
 
 class _FastAsyncio:
@@ -55,10 +63,10 @@ class _FastAsyncio:
 
 async def test_a_rate_limited_followup_is_waited_out_and_the_move_sent_once(bot, fake, service):
     await start_game(fake)
-    fake.rate_limit("followup", retry_after=0.3)
+    fake.rate_limit("answer", retry_after=0.3)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
 
-    [refused, accepted] = [r for r in fake.requests_to("followup") if r.path.endswith(played.token)]
+    [refused, accepted] = [r for r in fake.requests_to("answer") if played.token in r.path]
     assert (refused.status, accepted.status) == (429, 200)
     assert accepted.at - refused.at >= 0.3
     [board] = board_messages(played)
@@ -70,17 +78,44 @@ async def test_a_rate_limited_followup_is_waited_out_and_the_move_sent_once(bot,
 
 async def test_a_followup_answered_with_500_is_retried_and_nothing_is_doubled(bot, fake, service):
     await start_game(fake)
-    fake.server_error("followup")
+    fake.server_error("answer")
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
 
-    statuses = [r.status for r in fake.requests_to("followup") if r.path.endswith(played.token)]
-    assert statuses == [500, 200]
-    assert len(played.followups) == 1 and "alice plays **e4**" in played.reply.content
+    assert tries(fake, "answer", played) == [500, 200]
+    assert len(played.answers) == 1 and "alice plays **e4**" in played.reply.content
     assert fake.channel_messages == []
     assert await moves(service, fake) == ["e2e4"]
     after = await fake.slash("move", {"move": "e7e5"}, user=fake.bob)   # the game goes on
     assert "bob plays **e5**" in after.reply.content
     assert await moves(service, fake) == ["e2e4", "e7e5"]
+
+
+async def test_an_answer_discord_made_before_failing_with_500_is_not_doubled(bot, fake, service):
+    """Discord carried out the request, then answered 500, and discord.py repeated it: the board
+    still appears once, because the answer edits the loading message rather than posting."""
+    await start_game(fake)
+    fake.server_error("answer", after=True)
+    played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
+    await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)   # discord.py retries after 1 s
+
+    assert tries(fake, "answer", played) == [500, 200]
+    [board] = board_messages(played)
+    assert "alice plays **e4**" in board.content
+    assert played.followups == [] and fake.channel_messages == []
+    assert await moves(service, fake) == ["e2e4"]
+
+
+async def test_a_rate_limited_followup_to_a_button_is_waited_out(bot, fake, service):
+    """A button's answer is a real followup (POST): discord.py waits out Discord's 429 there too."""
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
+    fake.rate_limit("followup", retry_after=0.2)
+    accepted = await fake.click(accept_id, user=fake.bob)
+
+    [refused, sent] = [r for r in fake.requests_to("followup") if accepted.token in r.path]
+    assert (refused.status, sent.status) == (429, 200) and sent.at - refused.at >= 0.2
+    assert len(accepted.followups) == 1 and "bob accepts" in accepted.reply.content
+    assert fake.channel_messages == []
 
 
 # -- what the bot retries itself ----------------------------------------------------------------------
@@ -89,10 +124,10 @@ async def test_a_429_discord_py_will_not_wait_out_is_waited_out_by_the_bot(bot, 
     """Without Discord's Via header discord.py gives up on a 429 at once; a short Retry-After
     is then ours to honour."""
     await start_game(fake)
-    fake.rate_limit("followup", retry_after=0.2, via=False)
+    fake.rate_limit("answer", retry_after=0.2, via=False)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
 
-    [refused, accepted] = [r for r in fake.requests_to("followup") if r.path.endswith(played.token)]
+    [refused, accepted] = [r for r in fake.requests_to("answer") if played.token in r.path]
     assert (refused.status, accepted.status) == (429, 200)
     assert accepted.at - refused.at >= 0.2
     assert len(board_messages(played)) == 1 and fake.channel_messages == []
@@ -101,11 +136,10 @@ async def test_a_429_discord_py_will_not_wait_out_is_waited_out_by_the_bot(bot, 
 
 async def test_a_connection_dropped_before_discord_answered_is_retried(bot, fake, service):
     await start_game(fake)
-    fake.disconnect("followup")
+    fake.disconnect("answer")
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
 
-    tries = [r for r in fake.requests_to("followup") if r.path.endswith(played.token)]
-    assert [r.status for r in tries] == [0, 200]
+    assert tries(fake, "answer", played) == [0, 200]
     assert len(board_messages(played)) == 1 and fake.channel_messages == []
     assert await moves(service, fake) == ["e2e4"]
 
@@ -114,12 +148,12 @@ async def test_a_followup_that_arrived_but_whose_answer_was_lost_is_not_sent_aga
     """Discord made the message, then the connection dropped: the bot sees the loading message
     already replaced and does not post the board a second time."""
     await start_game(fake)
-    fake.disconnect("followup", after=True)
+    fake.disconnect("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: fake.requests_to("get_original"))
     await asyncio.sleep(0.2)   # time for a second post, were one coming
 
-    assert len([r for r in fake.requests_to("followup") if r.path.endswith(played.token)]) == 1
+    assert tries(fake, "answer", played) == [0]
     assert len(board_messages(played)) == 1 and "alice plays **e4**" in played.reply.content
     assert fake.channel_messages == []
     assert await moves(service, fake) == ["e2e4"]
@@ -129,7 +163,7 @@ async def test_a_followup_that_arrived_but_whose_answer_was_lost_is_not_sent_aga
 
 async def test_a_refused_followup_still_shows_the_move_as_played_in_the_channel(bot, fake, service):
     await start_game(fake)
-    fake.unknown_webhook("followup")
+    fake.unknown_webhook("answer")
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await fake.wait_until(lambda: fake.channel_messages)
 
@@ -138,7 +172,7 @@ async def test_a_refused_followup_still_shows_the_move_as_played_in_the_channel(
     assert not posted.ephemeral and posted.message["channel_id"] == fake.channel_id
     [upload] = posted.files
     assert upload.data.startswith(PNG_MAGIC) and upload.description
-    assert [r.status for r in fake.requests_to("followup") if r.path.endswith(played.token)] == [404]
+    assert tries(fake, "answer", played) == [404]
     assert await moves(service, fake) == ["e2e4"]
 
     fake.clear_faults()
@@ -152,14 +186,14 @@ async def test_a_followup_failing_until_discord_py_gives_up_goes_to_the_channel(
     """Five 500s: discord.py's own five attempts, none added by the bot, then the channel."""
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())
     await start_game(fake)
-    fake.server_error("followup", times=None)
+    fake.server_error("answer", times=None)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await fake.wait_until(lambda: fake.channel_messages)
 
-    assert [r.status for r in fake.requests_to("followup") if r.path.endswith(played.token)] == [500] * 5
+    assert tries(fake, "answer", played) == [500] * 5
     [posted] = fake.channel_messages
     assert "alice plays **e4**" in posted.content and posted.files
-    assert played.followups == []
+    assert played.answers == []
     assert await moves(service, fake) == ["e2e4"]
     assert not any(WENT_WRONG in text for text in everything_said(fake))
 
@@ -167,7 +201,7 @@ async def test_a_followup_failing_until_discord_py_gives_up_goes_to_the_channel(
 async def test_a_channel_post_whose_answer_was_lost_is_not_posted_twice(bot, fake, service):
     """The channel fallback carries a nonce, so its retry returns the first message."""
     await start_game(fake)
-    fake.unknown_webhook("followup")
+    fake.unknown_webhook("answer")
     fake.disconnect("channel_message", after=True)
     await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await fake.wait_until(lambda: len(fake.requests_to("channel_message")) == 2
@@ -237,7 +271,7 @@ async def test_every_command_that_changes_a_game_falls_back_to_the_channel(bot, 
     options = {k: users.get(v, v) for k, v in options.items()}
     state_before = await service.store.latest(fake.channel_id)
     before_copy = state_before.copy() if state_before else None
-    fake.unknown_webhook("followup")
+    fake.unknown_webhook("answer")
 
     await fake.slash(command, options, user=users[who], wait=False)
     await fake.wait_until(lambda: fake.channel_messages)
