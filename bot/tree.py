@@ -66,15 +66,10 @@ def pieces(content: str, kwargs: dict) -> list[tuple[str, dict]]:
 
 
 def resolves_loading(interaction: discord.Interaction) -> bool:
-    """Whether the next followup replaces the public "thinking" message of a deferred command."""
+    """Whether the public "thinking" message of a deferred command still waits for its answer."""
     return (interaction.response.is_done()
             and interaction.response.type is discord.InteractionResponseType.deferred_channel_message
             and not interaction.extras.get(_ANSWERED))
-
-
-def mark_answered(interaction: discord.Interaction) -> None:
-    """Record that a followup has resolved the "thinking" message (see module docstring)."""
-    interaction.extras[_ANSWERED] = True
 
 
 async def send_piece(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
@@ -85,14 +80,14 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
     if resolves_loading(interaction):
         if not ephemeral:
             await _replace_loading(interaction, content, **kwargs)
-            mark_answered(interaction)
+            interaction.extras[_ANSWERED] = True
             return
         try:
             await interaction.delete_original_response()
         except discord.HTTPException:
             log.debug("could not delete the loading message of interaction %s", interaction.id)
     await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
-    mark_answered(interaction)
+    interaction.extras[_ANSWERED] = True
 
 
 async def _replace_loading(interaction: discord.Interaction, content: str, *, file: discord.File | None = None,

@@ -19,9 +19,11 @@ discord.py takes for a Cloudflare ban) when its ``Retry-After`` is short. Anythi
 Unknown Webhook once the interaction token is dead, 403, 5xx after discord.py's five attempts)
 sends the message to the channel instead.
 
-No doubles. Before retrying the followup that resolves a "thinking" message, it asks Discord
-whether that message is still loading; if not, the lost attempt did land. Channel messages carry
-a nonce with ``enforce_nonce``, so Discord answers a repeated post with the first message.
+No doubles. The answer to a slash command edits its "thinking" message (see bot/tree.py), so
+repeating it after a lost answer changes the same message again. Channel messages carry a nonce
+with ``enforce_nonce``, so Discord answers a repeated post with the first message. Only a
+followup that posts (a button's answer) could appear twice, if Discord made it and the
+connection dropped before its answer; that is preferred to losing it.
 """
 from __future__ import annotations
 
@@ -35,7 +37,7 @@ import aiohttp
 import discord
 
 from bot.service import Player, Reply
-from bot.tree import mark_answered, pieces, resolves_loading, send, send_piece
+from bot.tree import pieces, resolves_loading, send, send_piece
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,12 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
             to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
         if to_channel:
             await _to_channel(interaction, reply, index, text, extras)
+    if to_channel and resolves_loading(interaction):
+        # The answer is in the channel; take the "thinking" message away if Discord still lets us.
+        try:
+            await interaction.delete_original_response()
+        except Exception as error:  # noqa: BLE001 - cosmetic: it times out on Discord's side anyway
+            log.debug("could not remove the loading message of interaction %s: %s", interaction.id, describe(error))
 
 
 async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral: bool,
@@ -100,7 +108,6 @@ async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral
     True when it went through; False when the channel should have it instead."""
     attempt = 0
     while True:
-        replaces_loading = resolves_loading(interaction)
         try:
             await send_piece(interaction, text, ephemeral=ephemeral, **extras())
             return True
@@ -114,19 +121,6 @@ async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral
                         interaction.id, describe(error), delay)
         await asyncio.sleep(delay)
         attempt += 1
-        if replaces_loading and await _loading_resolved(interaction):
-            mark_answered(interaction)   # the attempt that seemed lost did arrive
-            return True
-
-
-async def _loading_resolved(interaction: discord.Interaction) -> bool:
-    """Whether the "thinking" message has been replaced by an answer (False if we cannot tell)."""
-    try:
-        message = await interaction.original_response()
-    except Exception as error:  # noqa: BLE001 - cannot tell: answer "not delivered"
-        log.debug("could not look at the answer to interaction %s: %s", interaction.id, describe(error))
-        return False
-    return not message.flags.loading
 
 
 async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int, text: str,

@@ -144,18 +144,18 @@ async def test_a_connection_dropped_before_discord_answered_is_retried(bot, fake
     assert await moves(service, fake) == ["e2e4"]
 
 
-async def test_a_followup_that_arrived_but_whose_answer_was_lost_is_not_sent_again(bot, fake, service):
-    """Discord made the message, then the connection dropped: the bot sees the loading message
-    already replaced and does not post the board a second time."""
+async def test_an_answer_that_arrived_but_whose_reply_was_lost_is_not_doubled(bot, fake, service):
+    """Discord made the answer, then the connection dropped: the bot's retry edits the same
+    message again instead of posting the board a second time."""
     await start_game(fake)
     fake.disconnect("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
-    await fake.wait_until(lambda: fake.requests_to("get_original"))
-    await asyncio.sleep(0.2)   # time for a second post, were one coming
+    await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)
 
-    assert tries(fake, "answer", played) == [0]
-    assert len(board_messages(played)) == 1 and "alice plays **e4**" in played.reply.content
-    assert fake.channel_messages == []
+    assert tries(fake, "answer", played) == [0, 200]
+    [board] = board_messages(played)
+    assert "alice plays **e4**" in board.content and board.message["id"] == played.original["id"]
+    assert played.followups == [] and fake.channel_messages == []
     assert await moves(service, fake) == ["e2e4"]
 
 
@@ -194,6 +194,7 @@ async def test_a_followup_failing_until_discord_py_gives_up_goes_to_the_channel(
     [posted] = fake.channel_messages
     assert "alice plays **e4**" in posted.content and posted.files
     assert played.answers == []
+    await fake.wait_until(lambda: played.original_deleted)   # no "thinking..." left beside it
     assert await moves(service, fake) == ["e2e4"]
     assert not any(WENT_WRONG in text for text in everything_said(fake))
 
