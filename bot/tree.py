@@ -55,14 +55,10 @@ async def send(interaction: discord.Interaction, content: str = "", *, ephemeral
 
     Extra keyword arguments (file, view, ...) go with the last piece.
     """
-    for piece, extra in pieces(content, kwargs):
-        await send_piece(interaction, piece, ephemeral=ephemeral, **extra)
-
-
-def pieces(content: str, kwargs: dict) -> list[tuple[str, dict]]:
-    """The messages `send` makes of content and its extras: (text, extras), extras on the last."""
     texts = split_content(content) or [""]
-    return [(text, kwargs if index == len(texts) - 1 else {}) for index, text in enumerate(texts)]
+    for index, text in enumerate(texts):
+        extra = kwargs if index == len(texts) - 1 else {}
+        await send_piece(interaction, text, ephemeral=ephemeral, **extra)
 
 
 def resolves_loading(interaction: discord.Interaction) -> bool:

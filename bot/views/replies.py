@@ -37,7 +37,7 @@ import aiohttp
 import discord
 
 from bot.service import Player, Reply
-from bot.tree import pieces, resolves_loading, send, send_piece
+from bot.tree import resolves_loading, send, send_piece, split_content
 
 log = logging.getLogger(__name__)
 
@@ -85,11 +85,11 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
 
     Never raises (see module docstring); what cannot be delivered at all is logged.
     """
-    messages = pieces(reply.text, {"last": True})
+    texts = split_content(reply.text) or [""]
     to_channel = False
-    for index, (text, marker) in enumerate(messages):
-        def extras(marker: dict = marker) -> dict[str, Any]:
-            return _extras(reply) if marker else {}
+    for index, text in enumerate(texts):
+        # file and buttons go with the last message, built afresh for each attempt
+        extras: Callable[[], dict[str, Any]] = (lambda: _extras(reply)) if index == len(texts) - 1 else dict
         if not to_channel:
             to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
         if to_channel:
@@ -104,7 +104,7 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
 
 async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral: bool,
                           extras: Callable[[], dict[str, Any]]) -> bool:
-    """Send one message as the interaction's followup, retrying what discord.py does not.
+    """Send one message as the interaction's answer, retrying what discord.py does not.
     True when it went through; False when the channel should have it instead."""
     attempt = 0
     while True:
@@ -155,7 +155,7 @@ def retry_delay(error: BaseException, attempt: int) -> float | None:
     """Seconds to wait before retrying after `error`, or None when a retry is not ours to make."""
     if attempt >= len(RETRY_DELAYS):
         return None
-    if isinstance(error, (aiohttp.ClientConnectionError, asyncio.TimeoutError)):
+    if isinstance(error, (aiohttp.ClientConnectionError, TimeoutError)):
         return RETRY_DELAYS[attempt]
     if isinstance(error, discord.HTTPException) and error.status == 429:
         # discord.py waits out Discord's own 429s; it gives up at once on one without Discord's
