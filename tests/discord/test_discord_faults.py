@@ -215,6 +215,21 @@ async def test_a_channel_post_whose_answer_was_lost_is_not_posted_twice(bot, fak
     assert await moves(service, fake) == ["e2e4"]
 
 
+async def test_a_rate_limited_channel_fallback_is_waited_out_and_posted_once(bot, fake, service):
+    await start_game(fake)
+    fake.unknown_webhook("answer")
+    fake.rate_limit("channel_message", retry_after=0.2)
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+    await fake.wait_until(lambda: fake.channel_messages)
+    await asyncio.sleep(0.1)   # time for a second post, were one coming
+
+    refused, posted_request = fake.requests_to("channel_message")
+    assert (refused.status, posted_request.status) == (429, 200) and posted_request.at - refused.at >= 0.2
+    [posted] = fake.channel_messages
+    assert "alice plays **e4**" in posted.content
+    assert await moves(service, fake) == ["e2e4"]
+
+
 async def test_accepting_a_challenge_discord_will_not_answer_still_starts_the_game(bot, fake, service):
     challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
