@@ -12,7 +12,6 @@ import itertools
 import tempfile
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
