@@ -2,26 +2,33 @@
 on the in-memory store and on SQLite over a temporary file.
 
 Every call answers with a Reply (suggestions: a list of moves) or raises UserError; a refused
-call leaves every stored record as it was; after each call the service and a fresh service over
-the same store show the same open game in each channel, the same position, the same moves.
+call leaves every stored record as it was. What the service keeps in memory never differs from
+the store: each call is also made on a fresh service over a copy of the store as it was before
+the call, and both must answer alike and leave the same records; after each call the service and
+a fresh service over the same store show the same open game in each channel, the same position,
+the same moves. With writes that fail now and then, a failed write changes nothing, in the store
+or in memory.
 """
 from __future__ import annotations
 
 import asyncio
-import itertools
+import random
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from hypothesis import HealthCheck, event, given, settings
+import pytest
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 import rules
 from bot.service import GameService, Player, Reply, UserError
-from bot.store import InMemoryStore, SqliteStore
+from bot.store import GameRecord, InMemoryStore, SqliteStore
 
 PLAYERS = [Player("1", "alice"), Player("2", "bob"), Player("3", "carol")]
 CHANNELS = ["room-1", "room-2"]
-FUZZ = settings(max_examples=20, deadline=None, derandomize=True, database=None,
+FUZZ = settings(max_examples=15, deadline=None, derandomize=True, database=None,
+                phases=[Phase.explicit, Phase.generate, Phase.shrink],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 CALLS = ["start_puzzle", "challenge", "accept", "decline", "move", "resign", "draw", "undo", "board",
@@ -31,11 +38,12 @@ CALLS = ["start_puzzle", "challenge", "accept", "decline", "move", "resign", "dr
 LIKELY_CALLS = {
     None: ["start_puzzle", "challenge", "challenge", "undo"],
     "challenge": ["accept", "accept", "accept", "decline"],
-    "active": ["move"] * 12 + ["draw", "draw", "undo", "resign"],
+    "active": ["move"] * 12 + ["draw", "undo"],
 }
 GARBAGE_SLUGS = ["", " ", "STANDARD", "Standard chess", " kingswap ", "king swap", "nope", "ｓｔａｎｄａｒｄ",
                  "\x00", "standard\n", "standard; DROP TABLE games", "🙂"]
-SLUGS = st.one_of(*[st.sampled_from(sorted(rules.VARIANTS))] * 4, st.sampled_from(GARBAGE_SLUGS), st.text(max_size=12))
+SLUGS = st.one_of(*[st.sampled_from(sorted(rules.VARIANTS))] * 4, st.sampled_from(GARBAGE_SLUGS),
+                  st.text(max_size=12))
 GARBAGE_MOVES = st.one_of(
     st.text(max_size=20),
     st.sampled_from(["", " ", "e2e4", "e7e5", "Nf3", "O-O", "e8=Q", "a1a1", "z9z9", "resign", "\x00", "e2e4 " * 400,
@@ -43,18 +51,54 @@ GARBAGE_MOVES = st.one_of(
 )
 GAME_IDS = st.one_of(st.none(), st.integers(-1, 12))
 SEEDS = st.one_of(st.none(), st.integers(-3, 2**64))
+# What a game is, as the service writes it (a store may add bookkeeping fields of its own).
+GAME_FIELDS = ("id", "variant", "channel_id", "players", "fen", "status", "guild_id", "seed", "start_fen",
+               "moves", "result", "reason", "score", "draw_offer", "created_at", "updated_at")
 
 
 def no_png(view, orientation) -> bytes:
     return b"\x89PNG fuzz"
 
 
-def ticking_clock():
-    ticks = itertools.count()
-    return lambda: f"2026-01-01T00:00:{next(ticks):06d}"
+class Clock:
+    """The time every service reads: moved on by the test between calls, so that a service and its
+    fresh twin stamp the same call with the same time."""
+
+    def __init__(self) -> None:
+        self.now = ""
+
+    def __call__(self) -> str:
+        return self.now
 
 
-async def stored(store) -> list:
+class WriteFailed(Exception):
+    """The disk said no (stands in for a full disk or an I/O error)."""
+
+
+class FailingStore:
+    """Wraps a store; when armed, its next write fails before anything is written."""
+
+    def __init__(self, inner) -> None:
+        self.inner = inner
+        self.fail_next_write = False
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+    async def _write(self, method: str, record: GameRecord):
+        if self.fail_next_write:
+            self.fail_next_write = False
+            raise WriteFailed("disk I/O error")
+        return await getattr(self.inner, method)(record)
+
+    async def create(self, record: GameRecord) -> int:
+        return await self._write("create", record)
+
+    async def save(self, record: GameRecord) -> None:
+        await self._write("save", record)
+
+
+async def stored(store) -> list[GameRecord]:
     """Every record in the store, by id (ids are handed out one after another from 1)."""
     records, game_id = [], 1
     while (record := await store.get(game_id)) is not None:
@@ -63,59 +107,90 @@ async def stored(store) -> list:
     return records
 
 
-async def answer(call):
-    """What a call shows a user: the reply's substance, or the refusal's sentence."""
+def games(records: list[GameRecord]) -> list[tuple]:
+    return [tuple(getattr(r, name) for name in GAME_FIELDS) for r in records]
+
+
+async def copy_of(records: list[GameRecord]) -> InMemoryStore:
+    copy = InMemoryStore()
+    for record in records:
+        record = record.copy()
+        await copy.create(record)
+    assert games(await stored(copy)) == games(records)
+    return copy
+
+
+@dataclass
+class Call:
+    name: str
+    channel: str
+    user: Player
+    args: tuple = ()
+    kwargs: dict = field(default_factory=dict)
+
+    async def on(self, service: GameService, seed: int):
+        random.seed(seed)        # a puzzle without a seed draws one: the same for service and twin
+        return await getattr(service, self.name)(self.channel, *self.args, **self.kwargs)
+
+
+async def answer(call) -> tuple:
+    """What a call shows a user: the reply's substance, the suggestions, or the refusal's sentence."""
     try:
-        reply = await call
+        result = await call
     except UserError as exc:
+        assert str(exc).strip(), "a refusal must say why"
         return ("refused", str(exc))
-    return ("reply", reply.game_id, reply.text, reply.view, reply.finished)
+    if isinstance(result, list):
+        return ("suggestions", result)
+    assert isinstance(result, Reply), f"returned {result!r}"
+    return ("reply", result.game_id, result.text, result.view, result.finished, result.ephemeral,
+            result.challenge, result.image is not None)
 
 
-async def likely_user(store, channel: str) -> Player | None:
-    """Who would sensibly act next in the channel: the player to move, or the one challenged,
-    as a fresh service sees it (the service under test is left alone)."""
+async def likely_user(service: GameService, store, channel: str) -> Player | None:
+    """Who would sensibly act next in the channel: the player to move, or the one challenged."""
     record = await store.open_game(channel)
     if record is None:
         return None
     seat = 1
     if record.status == "active":
         try:
-            turn = (await GameService(store, renderer=no_png).board(channel)).view.turn
+            turn = (await service.board(channel)).view.turn
         except UserError:
             return None
         seat = 0 if record.solo or turn == rules.WHITE else 1
     return next(p for p in PLAYERS if p.id == record.players[seat][0])
 
 
-async def step(service: GameService, store, data) -> object:
-    """Draw one call with its arguments and make it; returns what it returned."""
+async def draw_call(service: GameService, store, data) -> Call:
+    """Draw one call with its arguments, looking at the game through `service` (a fresh one)."""
     channel = data.draw(st.sampled_from(CHANNELS), label="channel")
     record = await store.open_game(channel)
     likely_calls = LIKELY_CALLS.get(record.status if record else None, CALLS)
     name = data.draw(st.sampled_from(likely_calls * 3 + CALLS), label="call")
-    likely = await likely_user(store, channel)
-    user = data.draw(st.sampled_from(PLAYERS + [likely] * 6 if likely else PLAYERS), label="user")
+    likely = await likely_user(service, store, channel)
+    user = data.draw(st.sampled_from([likely] * 6 + PLAYERS if likely else PLAYERS), label="user")
     if name == "move":
         legal = await service.move_suggestions(channel, user, limit=None)
-        text = data.draw(st.one_of(*[st.sampled_from(legal)] * 4, GARBAGE_MOVES)
-                         if legal else GARBAGE_MOVES, label="move")
-        return await service.move(channel, user, text)
+        text = data.draw(st.one_of(*[st.sampled_from(legal)] * 4, GARBAGE_MOVES) if legal else GARBAGE_MOVES,
+                         label="move")
+        return Call(name, channel, user, (user, text))
     if name == "challenge":
         others = [p for p in PLAYERS if p != user]
         opponent = data.draw(st.sampled_from(others * 3 + [user]), label="opponent")
-        return await service.challenge(channel, user, opponent, data.draw(SLUGS, label="slug"))
+        return Call(name, channel, user, (user, opponent, data.draw(SLUGS, label="slug")))
     if name == "start_puzzle":
         slug = data.draw(st.one_of(st.just("kingswap"), SLUGS), label="slug")
-        return await service.start_puzzle(channel, user, slug, seed=data.draw(SEEDS, label="seed"))
+        return Call(name, channel, user, (user, slug), {"seed": data.draw(SEEDS, label="seed")})
     if name in ("accept", "decline"):
-        return await getattr(service, name)(channel, user, data.draw(GAME_IDS, label="game id"))
+        return Call(name, channel, user, (user, data.draw(GAME_IDS, label="game id")))
     if name == "move_suggestions":
         prefix = data.draw(st.text(max_size=3), label="prefix")
-        return await service.move_suggestions(channel, user, prefix, data.draw(st.one_of(st.none(), st.integers(0, 30))))
+        limit = data.draw(st.one_of(st.none(), st.integers(0, 30)), label="limit")
+        return Call(name, channel, user, (user, prefix, limit))
     if name == "board":
-        return await service.board(channel)
-    return await getattr(service, name)(channel, user)
+        return Call(name, channel, user)
+    return Call(name, channel, user, (user,))
 
 
 async def check_agreement(service: GameService, store) -> None:
@@ -125,9 +200,8 @@ async def check_agreement(service: GameService, store) -> None:
     for channel in CHANNELS:
         seen, reloaded = await answer(service.board(channel)), await answer(fresh.board(channel))
         assert seen == reloaded, f"{channel}: the service shows {seen}, a fresh one {reloaded}"
-        for user in PLAYERS:
-            assert (await service.move_suggestions(channel, user, limit=None)
-                    == await fresh.move_suggestions(channel, user, limit=None))
+        assert (await service.move_suggestions(channel, PLAYERS[0], limit=None)
+                == await fresh.move_suggestions(channel, PLAYERS[0], limit=None))
         record = await store.open_game(channel)
         if record is None:
             assert seen[0] == "refused"
@@ -143,19 +217,33 @@ async def check_agreement(service: GameService, store) -> None:
             assert await service.move_suggestions(channel, user, limit=None) == sorted(game.legal_moves())
 
 
-async def play_session(store, data) -> None:
-    service = GameService(store, renderer=no_png, clock=ticking_clock())
-    for _ in range(data.draw(st.integers(20, 60), label="calls")):
+async def play_session(store, data, failing: FailingStore | None = None) -> None:
+    clock = Clock()
+    service = GameService(failing or store, renderer=no_png, clock=clock)
+    for number in range(data.draw(st.integers(20, 60), label="calls")):
+        clock.now = f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}+00:00"
         before = await stored(store)
+        twin_store = await copy_of(before)
+        twin = GameService(twin_store, renderer=no_png, clock=clock)
+        call = await draw_call(twin, twin_store, data)
+        if failing is not None:
+            failing.fail_next_write = data.draw(st.integers(0, 3), label="fail the write") == 3
         try:
-            result = await step(service, store, data)
-        except UserError as exc:
-            assert str(exc).strip()
-            assert await stored(store) == before, f"refused with {exc!r}, yet the store changed"
-            event("refused")
+            got = await answer(call.on(service, number))
+        except WriteFailed:
+            assert await stored(store) == before, f"{call.name} failed to write, yet the store changed"
+            event(f"failed write: {call.name}")
         else:
-            assert isinstance(result, (Reply, list)), f"returned {result!r}"
-            event("answered")
+            expected = await answer(call.on(twin, number))
+            assert got == expected, f"{call}: the service answered {got}, a fresh one {expected}"
+            after = await stored(store)
+            assert games(after) == games(await stored(twin_store)), f"{call}: stored differently than by a fresh service"
+            if got[0] == "refused":
+                assert after == before, f"{call.name} was refused ({got[1]}), yet the store changed"
+            event(got[0])
+        finally:
+            if failing is not None:
+                failing.fail_next_write = False
         await check_agreement(service, store)
     records = await stored(store)
     event(f"games stored: {min(len(records), 5)}")
@@ -182,3 +270,14 @@ async def on_sqlite(data) -> None:
 def test_random_calls_on_sqlite_answer_or_refuse_cleanly(data):
     asyncio.run(on_sqlite(data))
 
+
+@pytest.mark.xfail(strict=True, reason=(
+    "Issue 6, defect 7: accept, decline and a draw offer change the in-memory record before saving "
+    "and do not put it back when the write fails; after a failed accept the service answers 'That "
+    "challenge is no longer open' where a fresh service over the same store accepts, and after a "
+    "failed draw offer the offer stays in memory and is written with the next change (resign)."))
+@settings(FUZZ, phases=[Phase.explicit, Phase.generate])    # no shrinking: a known failure stays quick
+@given(data=st.data())
+def test_a_failed_write_changes_nothing_in_the_store_or_in_memory(data):
+    store = InMemoryStore()
+    asyncio.run(play_session(store, data, failing=FailingStore(store)))
