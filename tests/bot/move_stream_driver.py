@@ -1,13 +1,16 @@
-"""A stand-in bot process for the kill -9 tests: plays a stream of random legal moves in several
-channels through the service over a SQLite file, and reports each call once it has returned.
+"""A stand-in bot process for the kill -9 tests: plays a stream of random legal moves (now and then
+a takeback in a puzzle, or a resignation) in several channels through the service over a SQLite
+file, and reports each call once it has returned.
 
-    python -m tests.bot.move_stream_driver DB SEED [MAX_MOVES]
+    python -m tests.bot.move_stream_driver DB SEED [MAX_CALLS]
 
 Every line on stdout is flushed as soon as the call it reports has returned:
 
     GAME <channel> <game id> <plies>   the channel's open game, as found or started (plies so far)
     ACK <channel> <ply> <move>         the service accepted <move> as turn number <ply> of that game
-    END                                MAX_MOVES acknowledged, the process exits normally
+    UNDO <channel> <ply>               a puzzle's last move was taken back, <ply> turns remain
+    RESIGN <channel> <game id>         the player to move resigned that game
+    END                                MAX_CALLS calls made, the process exits normally
 
 Games that end are replaced by a new one in the same channel. A restarted driver picks up the
 open game of each channel from the database, accepting a challenge left waiting.
@@ -78,17 +81,27 @@ async def open_table(service: GameService, store: SqliteStore, table: Table) -> 
     say(f"GAME {table.channel} {table.game_id} {table.plies}")
 
 
-async def play(path: str, seed: int, max_moves: int) -> None:
+async def play(path: str, seed: int, max_calls: int) -> None:
     rng = random.Random(seed)
     store = await SqliteStore.open(path)
     service = GameService(store, renderer=no_png)
     tables = [Table(channel, variant, puzzle_seed) for channel, (variant, puzzle_seed) in CHANNELS.items()]
     for table in tables:
         await open_table(service, store, table)
-    for _ in range(max_moves):
+    for _ in range(max_calls):
         table = rng.choice(tables)
         reply = await service.board(table.channel)
         mover = WHITE_PLAYER if table.solo or reply.view.turn == "white" else BLACK_PLAYER
+        if table.solo and table.plies and rng.random() < 0.15:
+            await service.undo(table.channel, mover)
+            table.plies -= 1
+            say(f"UNDO {table.channel} {table.plies}")
+            continue
+        if rng.random() < 0.01:
+            await service.resign(table.channel, mover)
+            say(f"RESIGN {table.channel} {table.game_id}")
+            await open_table(service, store, table)
+            continue
         move = rng.choice(await service.move_suggestions(table.channel, mover, limit=None))
         reply = await service.move(table.channel, mover, move)
         table.plies += 1
