@@ -27,7 +27,7 @@ from .move_stream_driver import BLACK_PLAYER, CHANNELS, WHITE_PLAYER, no_png
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 6
-START_UP_LIMIT = 10.0    # seconds for a driver to print its first line before the test gives up
+START_UP_LIMIT = 10.0    # seconds to wait for a driver's first line before killing it anyway
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
@@ -35,9 +35,11 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SI
 def run_until_killed(path: Path, seed: int, rng: random.Random, early: bool) -> list[str]:
     """Start a driver and SIGKILL it at a random moment: during start-up when `early`, else a
     random time after its first line. Returns the complete lines it printed."""
-    proc = subprocess.Popen([sys.executable, "-m", "tests.bot.move_stream_driver", str(path), str(seed)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    errors_file = path.with_name(f"driver-{seed}.err")
+    with errors_file.open("w") as stderr:     # a file, not a pipe: a chatty driver never blocks on it
+        proc = subprocess.Popen([sys.executable, "-m", "tests.bot.move_stream_driver", str(path), str(seed)],
+                                cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
     first_line = threading.Event()
 
@@ -56,9 +58,8 @@ def run_until_killed(path: Path, seed: int, rng: random.Random, early: bool) -> 
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=10)
     reader.join(timeout=10)
-    errors = proc.stderr.read()
+    errors = errors_file.read_text()
     proc.stdout.close()
-    proc.stderr.close()
     assert proc.returncode == -signal.SIGKILL, f"the driver stopped on its own:\n{errors}"
     assert "Traceback" not in errors, errors
     # A line cut short by the kill has no newline: it was never fully acknowledged.
