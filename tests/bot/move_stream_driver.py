@@ -76,7 +76,9 @@ async def open_table(service: GameService, store: SqliteStore, table: Table) -> 
         else:
             await service.challenge(table.channel, WHITE_PLAYER, BLACK_PLAYER, table.variant)
             reply = await service.accept(table.channel, BLACK_PLAYER)
+    assert reply.game_id is not None
     record = await store.get(reply.game_id)
+    assert record is not None
     table.game_id, table.plies = reply.game_id, len(record.moves)
     say(f"GAME {table.channel} {table.game_id} {table.plies}")
 
@@ -90,8 +92,9 @@ async def play(path: str, seed: int, max_calls: int) -> None:
         await open_table(service, store, table)
     for _ in range(max_calls):
         table = rng.choice(tables)
-        reply = await service.board(table.channel)
-        mover = WHITE_PLAYER if table.solo or reply.view.turn == "white" else BLACK_PLAYER
+        view = (await service.board(table.channel)).view
+        assert view is not None
+        mover = WHITE_PLAYER if table.solo or view.turn == "white" else BLACK_PLAYER
         if table.solo and table.plies and rng.random() < 0.15:
             await service.undo(table.channel, mover)
             table.plies -= 1

@@ -21,7 +21,7 @@ import pytest
 
 import rules
 from bot.service import GameService, UserError
-from bot.store import SqliteStore
+from bot.store import GameRecord, SqliteStore
 
 from .move_stream_driver import BLACK_PLAYER, CHANNELS, WHITE_PLAYER, no_png
 
@@ -43,8 +43,11 @@ def run_until_killed(path: Path, seed: int, rng: random.Random, early: bool) -> 
     lines: list[str] = []
     first_line = threading.Event()
 
+    assert proc.stdout is not None
+    output = proc.stdout
+
     def read() -> None:
-        for line in proc.stdout:
+        for line in output:
             lines.append(line)
             first_line.set()
 
@@ -59,7 +62,7 @@ def run_until_killed(path: Path, seed: int, rng: random.Random, early: bool) -> 
     proc.wait(timeout=10)
     reader.join(timeout=10)
     errors = errors_file.read_text()
-    proc.stdout.close()
+    output.close()
     assert proc.returncode == -signal.SIGKILL, f"the driver stopped on its own:\n{errors}"
     assert "Traceback" not in errors, errors
     # A line cut short by the kill has no newline: it was never fully acknowledged.
@@ -96,7 +99,7 @@ def follow(lines: list[str], acked: dict[int, list[str]], resigned: set[int]) ->
     return count
 
 
-def replay(record) -> rules.Game:
+def replay(record: GameRecord) -> rules.Game:
     game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
     for move in record.moves:
         assert game.play(move) == move, f"game {record.id}: {move} is not stored in canonical form"
@@ -107,16 +110,16 @@ async def check_database(path: Path, acked: dict[int, list[str]], resigned: set[
     """Compare the file with what was acknowledged, then adopt the stored games as the new truth."""
     store = await SqliteStore.open(path)
     try:
-        records = []
+        records: dict[int, GameRecord] = {}
         game_id = 1
         while (record := await store.get(game_id)) is not None:
-            records.append(record)
+            records[game_id] = record
             game_id += 1
-        missing = set(acked) - {r.id for r in records}
+        missing = set(acked) - set(records)
         assert not missing, f"acknowledged games {sorted(missing)} are not in the database"
         unacknowledged = 0
-        for record in records:
-            history = acked.get(record.id)
+        for game_id, record in records.items():
+            history = acked.get(game_id)
             if history is None:            # created by the call in flight, never announced
                 assert record.moves == [], f"game {record.id} has moves nobody was told of"
                 unacknowledged += 1
@@ -129,15 +132,15 @@ async def check_database(path: Path, acked: dict[int, list[str]], resigned: set[
                 f"stored {record.moves[-5:]} (of {len(record.moves)})")
             unacknowledged += record.moves != history
 
-        for record in records:
+        for game_id, record in records.items():
             game = replay(record)
-            assert game.fen() == record.fen, f"game {record.id} replays to {game.fen()}, stored {record.fen}"
-            if record.id in resigned:     # ended from outside the board: finished, yet the replay goes on
+            assert game.fen() == record.fen, f"game {game_id} replays to {game.fen()}, stored {record.fen}"
+            if game_id in resigned:     # ended from outside the board: finished, yet the replay goes on
                 assert record.status == "finished" and record.result and game.outcome is None, (
                     f"game {record.id} was resigned, but is stored as {record.status} ({record.reason})")
             elif record.status == "finished" and game.outcome is None:
                 unacknowledged += 1        # a resignation in flight
-                resigned.add(record.id)
+                resigned.add(game_id)
             elif record.status == "finished":
                 assert game.outcome is not None and game.outcome.result == record.result
             elif record.status == "active":
@@ -145,26 +148,26 @@ async def check_database(path: Path, acked: dict[int, list[str]], resigned: set[
         assert unacknowledged <= 1, "more than the one call in flight was stored without acknowledgement"
 
         service = GameService(store, renderer=no_png)
-        open_games = {r.channel_id: r for r in records if r.is_open}
+        open_games = {r.channel_id: r for r in records.values() if r.is_open}
         for channel in CHANNELS:
             record = open_games.get(channel)
             if record is None or record.status != "active":
                 continue
             board = await service.board(channel)
-            assert board.game_id == record.id
+            assert board.game_id == record.id and board.view is not None
             player = WHITE_PLAYER if record.solo or board.view.turn == "white" else BLACK_PLAYER
             suggestions = await service.move_suggestions(channel, player, limit=None)
             assert suggestions == sorted(replay(record).legal_moves())
         for channel in set(CHANNELS) - set(open_games):
             with pytest.raises(UserError):
                 await service.board(channel)
-        for record in records:
-            acked[record.id] = list(record.moves)
+        for game_id, record in records.items():
+            acked[game_id] = list(record.moves)
     finally:
         await store.close()
 
 
-def test_acknowledged_moves_takebacks_and_resignations_survive_kill_9_and_games_replay(tmp_path):
+def test_acknowledged_moves_takebacks_and_resignations_survive_kill_9_and_games_replay(tmp_path: Path) -> None:
     path = tmp_path / "kibitz.sqlite3"
     rng = random.Random(20261123)
     acked: dict[int, list[str]] = {}

@@ -155,9 +155,11 @@ async def likely_user(service: GameService, store, channel: str) -> Player | Non
     seat = 1
     if record.status == "active":
         try:
-            turn = (await service.board(channel)).view.turn
+            view = (await service.board(channel)).view
         except UserError:
             return None
+        assert view is not None
+        turn = view.turn
         seat = 0 if record.solo or turn == rules.WHITE else 1
     return next(p for p in PLAYERS if p.id == record.players[seat][0])
 
