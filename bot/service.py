@@ -122,10 +122,11 @@ class GameService:
     async def list_variants(self) -> Reply:
         solo = [i for i in rules.VARIANTS.values() if i.players == 1]
         duel = [i for i in rules.VARIANTS.values() if i.players == 2]
-        lines = ["**Solo puzzles** (`/puzzle`)"]
-        lines += [f"- `{i.slug}`: {i.name}. {i.summary}" for i in solo]
-        lines += ["", "**Two-player games** (`/challenge`)"]
-        lines += [f"- `{i.slug}`: {i.name}. {i.summary}" for i in duel]
+        # Names only, so the whole catalogue fits one chat message; /rules has each summary and card.
+        lines = ["**Solo puzzles** (`/puzzle`): " + ", ".join(f"`{i.slug}` {i.name}" for i in solo)]
+        lines += ["**Two-player games** (`/challenge`):"]
+        lines += [f"`{i.slug}` {i.name}" for i in duel]
+        lines += ["`/rules <variant>` explains any of them."]
         return Reply("\n".join(lines))
 
     async def rules_text(self, slug: str) -> Reply:
@@ -483,7 +484,11 @@ class GameService:
         view = game.view()
         outcome = game.outcome
         orientation = view.turn if not record.solo else rules.WHITE
-        image = await asyncio.to_thread(self.renderer, view, orientation)
+        try:
+            image = await asyncio.to_thread(self.renderer, view, orientation)
+        except Exception:   # the change is already committed: answer without a picture, never "failed"
+            log.exception("could not draw game %s at ply %d", record.id, len(record.moves))
+            image = None
         alt = game.describe()
         lines = [headline] if headline else []
         lines.append(f"**{game.info.name}** · game #{record.id}")
