@@ -76,6 +76,13 @@ class _Live:
     record: GameRecord
     game: Game | None   # None while a challenge waits
 
+    @property
+    def playing(self) -> Game:
+        """The game of an accepted record (callers have checked it is not a waiting challenge)."""
+        if self.game is None:
+            raise UserError("The challenge has not been accepted yet.")
+        return self.game
+
 
 _Call = TypeVar("_Call", bound=Callable[..., Awaitable[Reply]])
 
@@ -177,7 +184,7 @@ class GameService:
             self._live[channel] = _Live(record, None)
             return Reply(f"{challenger.name} challenges {opponent.name} to **{info.name}**. "
                          f"{challenger.name} would play White. {opponent.name}, accept or decline.",
-                         game_id=record.id, challenge=(record.id, challenger.id, opponent.id))
+                         game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id))
 
     @_tells_notices
     async def accept(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
@@ -207,7 +214,7 @@ class GameService:
     async def move(self, channel: str, user: Player, text: str) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
-            record, game = live.record, live.game
+            record, game = live.record, live.playing
             self._require_turn(record, game, user)
             before = record.copy()
             try:
@@ -228,13 +235,13 @@ class GameService:
             if live.game is None:
                 names = [name for _, name in live.record.players]
                 raise UserError(f"{names[0]}'s challenge to {names[1]} is waiting for an answer.")
-            return await self._board_reply(live.record, live.game, "")
+            return await self._board_reply(live.record, live.playing, "")
 
     @_tells_notices
     async def resign(self, channel: str, user: Player) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
-            record, game = live.record, live.game
+            record, game = live.record, live.playing
             colour = self._seat(record, user)
             if record.solo:
                 outcome = Outcome("failed", "gave up", game.score)
@@ -250,7 +257,7 @@ class GameService:
     async def draw(self, channel: str, user: Player) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
-            record, game = live.record, live.game
+            record, game = live.record, live.playing
             if record.solo:
                 raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
             colour = self._seat(record, user)
@@ -279,7 +286,7 @@ class GameService:
             live = await self._load(channel)
             if live is None or live.game is None:
                 live = await self._reopen_last_puzzle(channel, user)
-            record, game = live.record, live.game
+            record, game = live.record, live.playing
             if not record.solo:
                 raise UserError("Takebacks are only for solo puzzles.")
             self._seat(record, user)
@@ -436,8 +443,7 @@ class GameService:
 
     async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
         """Write the game's new state; if the write fails, put game and record back as they were."""
-        assert live.game is not None
-        self._settle(live.record, live.game)
+        self._settle(live.record, live.playing)
         await self._save(live, before, undo)
         if not live.record.is_open:
             self._live.pop(live.record.channel_id, None)
@@ -473,6 +479,12 @@ class GameService:
         except Exception:
             log.exception("finished puzzle %s cannot be replayed", record.id)
             raise UserError("That puzzle cannot be restored after an update to Kibitz.") from None
+
+    @staticmethod
+    def _id(record: GameRecord) -> int:
+        if record.id is None:
+            raise ValueError("the record has not been stored yet")
+        return record.id
 
     @staticmethod
     def _label(game: Game) -> str:

@@ -107,7 +107,7 @@ class InMemoryStore:
         return record.id
 
     async def save(self, record: GameRecord) -> None:
-        stored = self._rows.get(record.id)
+        stored = self._rows.get(record.id) if record.id is not None else None
         if stored is None or stored.version != record.version:
             raise StaleRecord(record.id)
         if record.is_open:
@@ -115,7 +115,7 @@ class InMemoryStore:
             if other and other.id != record.id:
                 raise ChannelBusy(record.channel_id)
         record.version += 1
-        self._rows[record.id] = record.copy()
+        self._rows[stored.id or 0] = record.copy()
 
     async def get(self, game_id: int) -> GameRecord | None:
         row = self._rows.get(game_id)
@@ -126,7 +126,7 @@ class InMemoryStore:
 
     async def latest(self, channel_id: str) -> GameRecord | None:
         rows = [r for r in self._rows.values() if r.channel_id == channel_id]
-        return max(rows, key=lambda r: r.id).copy() if rows else None
+        return max(rows, key=lambda r: r.id or 0).copy() if rows else None
 
     async def open_games(self) -> list[GameRecord]:
         return [r.copy() for r in self._rows.values() if r.is_open]
@@ -180,7 +180,7 @@ class SqliteStore:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=NORMAL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            (check,) = await (await conn.execute("PRAGMA quick_check")).fetchone()
+            check = await _scalar(conn, "PRAGMA quick_check")
             if check != "ok":
                 raise StoreError(f"The database {path} is damaged ({check}). Restore it from a backup.")
             store = cls(conn, lock_fd)
@@ -199,12 +199,12 @@ class SqliteStore:
     async def _prove_writable(self) -> None:
         """A read-only database is refused at start-up, not at the first move."""
         async with self._write:
-            (version,) = await (await self._conn.execute("PRAGMA user_version")).fetchone()
+            version = await _scalar(self._conn, "PRAGMA user_version")
             await self._conn.execute(f"PRAGMA user_version = {int(version)}")
 
     async def migrate(self) -> int:
         async with self._write:
-            (version,) = await (await self._conn.execute("PRAGMA user_version")).fetchone()
+            version = await _scalar(self._conn, "PRAGMA user_version")
             for script in sorted(MIGRATIONS.glob("*.sql")):
                 number = int(script.name.split("_", 1)[0])
                 if number <= version:
@@ -227,7 +227,7 @@ class SqliteStore:
             except BaseException:
                 await self._conn.rollback()
                 raise
-        record.id = cursor.lastrowid
+        record.id = int(cursor.lastrowid or 0)
         return record.id
 
     async def save(self, record: GameRecord) -> None:
@@ -271,15 +271,20 @@ class SqliteStore:
         return [_from_row(r) for r in rows]
 
     async def count_open(self) -> int:
-        (count,) = await (await self._conn.execute(
-            "SELECT COUNT(*) FROM games WHERE status IN ('challenge', 'active')")).fetchone()
-        return int(count)
+        return int(await _scalar(self._conn, "SELECT COUNT(*) FROM games WHERE status IN ('challenge', 'active')"))
 
     async def close(self) -> None:
         await self._conn.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
+
+
+async def _scalar(conn: aiosqlite.Connection, sql: str):
+    row = await (await conn.execute(sql)).fetchone()
+    if row is None:
+        raise sqlite3.DatabaseError(f"no answer to {sql}")
+    return row[0]
 
 
 def _lock_file(path: Path) -> int:
