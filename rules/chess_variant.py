@@ -26,6 +26,7 @@ from typing import Any, Callable, Iterable, Iterator
 import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .position import Position
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
 BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
@@ -112,7 +113,16 @@ class ChessVariant:
         return f"{move.uci()} is not allowed in {self.name}."
 
     def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+        cls = type(self)
+        if cls.allows is ChessVariant.allows:
+            if cls.generate is ChessVariant.generate and self._is_fide_generation():
+                return list(board.legal_moves)   # the fast path: FIDE men, FIDE rules
+            return list(self.generate(board, state))
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
+
+    def _is_fide_generation(self) -> bool:
+        return (self.royal_king and self.castling and self.double_step
+                and set(self.promotions) == set("qrbn"))
 
     def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
         """Play `move` on `board` in place and return the new extra state. `board.pop()` undoes
@@ -134,14 +144,31 @@ class ChessVariant:
         king = board.king(board.turn)
         return [king] if king is not None and board.is_check() else []
 
+    # The end is judged by one sequence of steps, each a method `judge_<step>` returning an Outcome
+    # or None; the first Outcome wins. Override a step, or reorder `judge_steps` where a ruling
+    # says so (e.g. ("no_move", "goal", "draws") to judge mate and stalemate before a goal).
+    judge_steps: tuple[str, ...] = ("goal", "no_move", "draws")
+
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            if self.royal_king and board.is_check():
-                return Outcome.win(colour_name(not board.turn), "checkmate")
-            return Outcome.draw("stalemate")
-        if self.fide_draws:
-            return self.automatic_draw(board, state)
+        for step in self.judge_steps:
+            outcome = getattr(self, "judge_" + step)(board, state, legal)
+            if outcome is not None:
+                return outcome
         return None
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        """The variant's own win or draw condition (none in FIDE chess)."""
+        return None
+
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if legal:
+            return None
+        if self.royal_king and board.is_check():
+            return Outcome.win(colour_name(not board.turn), "checkmate", "checkmate")
+        return Outcome.draw("stalemate", "stalemate")
+
+    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        return self.automatic_draw(board, state) if self.fide_draws else None
 
     def automatic_draw(self, board: chess.Board, state: Any) -> Outcome | None:
         """FIDE's automatic draws as this variant has them (for `judge` overrides to end with)."""
@@ -298,26 +325,37 @@ class ChessGame(Game):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[Any] = []
-        self._legal: tuple[int, list[chess.Move]] | None = None
 
     @property
     def turn(self) -> str:
         return colour_name(self.board.turn)
 
     def legal_chess_moves(self) -> list[chess.Move]:
-        ply = len(self._history)
-        if self._legal is None or self._legal[0] != ply:
-            self._legal = (ply, self.variant.legal(self.board, self.state))
-        return self._legal[1]
+        """The variant's legal moves here, worked out once per position (kept while children are
+        played and undone)."""
+        memo = self._memo[-1]
+        legal = memo.get("legal")
+        if legal is None:
+            legal = memo["legal"] = self.variant.legal(self.board, self.state)
+        return legal
+
+    def _by_uci(self) -> dict[str, chess.Move]:
+        memo = self._memo[-1]
+        by_uci = memo.get("by_uci")
+        if by_uci is None:
+            by_uci = memo["by_uci"] = {m.uci(): m for m in self.legal_chess_moves()}
+        return by_uci
 
     def _moves(self) -> list[str]:
-        return [m.uci() for m in self.legal_chess_moves()]
+        return list(self._by_uci())
 
     def _resolve(self, text: str) -> str:
-        legal = self.legal_chess_moves()
-        by_uci = {m.uci(): m for m in legal}
+        by_uci = self._by_uci()
+        if text in by_uci:
+            return text
         if text.lower() in by_uci:
             return text.lower()
+        legal = self.legal_chess_moves()
         matches = {m.uci() for m in self._spelled_by(text, legal)}
         if len(matches) == 1:
             return matches.pop()
@@ -360,7 +398,7 @@ class ChessGame(Game):
         return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
-        chosen = next(m for m in self.legal_chess_moves() if m.uci() == move)
+        chosen = self._by_uci()[move]
         self._states.append(self.state)
         self.state = self.variant.push(self.board, self.state, chosen)
 
@@ -371,6 +409,18 @@ class ChessGame(Game):
     def _judge(self) -> Outcome | None:
         return self.variant.judge(self.board, self.state, self.legal_chess_moves())
 
+    @property
+    def position(self) -> "Position":
+        """The current position as an immutable value (a copy: changing it changes nothing here)."""
+        return Position(self.board.copy(stack=False), extra=self.state)
+
+    def after(self, move: str) -> "Position":
+        """The position after the legal turn `move` (canonical or SAN), this game unchanged."""
+        chosen = self._by_uci()[self._resolve(" ".join(move.split()))]
+        board = self.board.copy(stack=False)
+        state = self.variant.push(board, self.state, chosen)
+        return Position(board, extra=state)
+
     def last_move_label(self) -> str:
         """SAN of the last turn, worked out for display only (not on every play())."""
         if not self.board.move_stack:
@@ -379,7 +429,7 @@ class ChessGame(Game):
         move = before.pop()
         label = self.variant.san(before, move, self.variant.legal(before, self._states[-1]))
         checks = self.variant.checked_kings(self.board, self.state)
-        suffix = ("#" if self.outcome and self.outcome.reason == "checkmate" else "+") if checks else ""
+        suffix = ("#" if self.outcome and self.outcome.kind == "checkmate" else "+") if checks else ""
         return label + suffix
 
     def claimable_draw(self) -> str | None:
