@@ -3,6 +3,7 @@
 A variant is a `ChessVariant` subclass: class attributes are its data (what FIDE rules apply),
 methods are hooks whose defaults are standard chess. Override only what the variant changes:
 
+    caption(board, state)             one line of state that is not on the board, for the image
     generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
                                       kings are not royal), after the castling/promotion switches
     allows(board, state, move)        filter: is this candidate legal here?
@@ -187,6 +188,11 @@ class ChessVariant:
         if self.count_repetitions(board, state) >= 3:
             return "threefold repetition"
         return None
+
+    # -- what players see ------------------------------------------------------------------------
+    def caption(self, board: chess.Board, state: Any) -> str:
+        """One line of state that is not on the board (checks left, kinds captured, ...)."""
+        return ""
 
     # -- notation ------------------------------------------------------------------------------
     def san(self, board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
@@ -445,4 +451,5 @@ class ChessGame(Game):
             m = self.board.move_stack[-1]
             last = (chess.square_name(m.from_square), chess.square_name(m.to_square))
         checks = tuple(chess.square_name(sq) for sq in self.variant.checked_kings(self.board, self.state))
-        return BoardView(8, 8, pieces, self.turn, last, checks)
+        return BoardView(8, 8, pieces, self.turn, last, checks, caption=self.variant.caption(self.board, self.state),
+                         parts=(last,) if last else ())
