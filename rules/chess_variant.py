@@ -427,6 +427,12 @@ class ChessGame(Game):
         state = self.variant.push(board, self.state, chosen)
         return Position(board, extra=state)
 
+    def label(self, move: str) -> str:
+        chosen = self._by_uci().get(move)
+        if chosen is None:
+            return move
+        return self.variant.san(self.board, chosen, self.legal_chess_moves())
+
     def last_move_label(self) -> str:
         """SAN of the last turn, worked out for display only (not on every play())."""
         if not self.board.move_stack:

@@ -191,6 +191,10 @@ class Game(ABC):
         """End the game from outside the board (resignation, agreed or claimed draw); None reopens it."""
         self._final = outcome
 
+    def label(self, move: str) -> str:
+        """How a player writes the legal turn `move` here (SAN where the variant has it)."""
+        return move
+
     def last_move_label(self) -> str:
         """The last turn as a player would write it (SAN where the variant has it), or ""."""
         return self._history[-1] if self._history else ""

@@ -476,6 +476,11 @@ class PositionGame(Game):
             return None
         return self.variant.claimable_draw(self.position, self._seen[self.position.key()])
 
+    def label(self, move: str) -> str:
+        turns = self.turns()
+        turn = turns.get(move)
+        return move if turn is None else self.variant.label(self.position, turn, turns)
+
     def last_move_label(self) -> str:
         if not self._turns:
             return ""
