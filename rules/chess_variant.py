@@ -331,6 +331,8 @@ class ChessGame(Game):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[Any] = []
+        kind = type(variant)
+        self._plain_push = kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
 
     @property
     def turn(self) -> str:
@@ -406,7 +408,10 @@ class ChessGame(Game):
     def _apply(self, move: str) -> None:
         chosen = self._by_uci()[move]
         self._states.append(self.state)
-        self.state = self.variant.push(self.board, self.state, chosen)
+        if self._plain_push:
+            self.board.push(chosen)   # no after-move effects: skip working out mover and capture
+        else:
+            self.state = self.variant.push(self.board, self.state, chosen)
 
     def _unapply(self) -> None:
         self.board.pop()

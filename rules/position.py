@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, Union
+from typing import Any, Iterable, Mapping, NamedTuple, Union
 
 import chess
 
@@ -84,8 +84,9 @@ class Position:
 
 
 # -- parts --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Step:
+# Parts are small named tuples: immutable, cheap to make by the thousand (Balanced Swap lists about
+# a thousand turns in a middlegame), each with its canonical `text` and the `squares` it touches.
+class Step(NamedTuple):
     """A man moves (or captures): `e2e4`, `e7e8q`, castling as the king's step `e1g1`."""
     move: chess.Move
 
@@ -98,8 +99,7 @@ class Step:
         return (chess.square_name(self.move.from_square), chess.square_name(self.move.to_square))
 
 
-@dataclass(frozen=True)
-class Drop:
+class Drop(NamedTuple):
     """A man from hand, or a placement, onto an empty square: `N@e4`."""
     letter: str        # upper case, the kind of man
     square: int
@@ -113,8 +113,7 @@ class Drop:
         return (chess.square_name(self.square),)
 
 
-@dataclass(frozen=True)
-class Swap:
+class Swap(NamedTuple):
     """Two men exchange squares: `f8/g7`; `a1/a4n` when the swap promotes a pawn to a knight."""
     first: int
     second: int
@@ -130,8 +129,7 @@ class Swap:
         return (chess.square_name(self.first), chess.square_name(self.second))
 
 
-@dataclass(frozen=True)
-class Mirror:
+class Mirror(NamedTuple):
     """A man copies another's move in mirror image: `a2|h2`."""
     first: int
     second: int
@@ -145,10 +143,16 @@ class Mirror:
         return (chess.square_name(self.first), chess.square_name(self.second))
 
 
-@dataclass(frozen=True)
-class Pass:
-    text: str = "pass"
-    squares: tuple[str, ...] = ()
+class Pass(NamedTuple):
+    """The player passes this part: `pass`."""
+
+    @property
+    def text(self) -> str:
+        return "pass"
+
+    @property
+    def squares(self) -> tuple[str, ...]:
+        return ()
 
 
 Part = Union[Step, Drop, Swap, Mirror, Pass]

@@ -167,8 +167,23 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
             # a pawn promotes when it lands on its last rank
             promoting = ((tx == chess.PAWN and by & (last_white if white & bx else last_black))
                          or (ty == chess.PAWN and bx & (last_white if white & by else last_black)))
-            if masks is None or (tx == chess.KING and mine & bx) or (ty == chess.KING and mine & by):
+            if masks is None:
                 choices = swap_versions(work, mover, x, y)
+            elif (tx == chess.KING and mine & bx) or (ty == chess.KING and mine & by):
+                # The king changes square; occupancy does not. Enemy men elsewhere attack its new
+                # square as they do now; the other man, now on the king's old square, may too.
+                new, old, other, other_bb = (y, x, ty, by) if tx == chess.KING and mine & bx else (x, y, tx, bx)
+                if work.attackers_mask(not mover, new) & ~chess.BB_SQUARES[new]:
+                    continue
+                if mine & other_bb:
+                    choices = list(PROMOTIONS) if promoting else [None]
+                else:
+                    reach = attack_masks(work, mover, new)
+                    old_bb = chess.BB_SQUARES[old]
+                    if other == chess.PAWN and old_bb & (last_white if white & other_bb else last_black):
+                        choices = [c for c in PROMOTIONS if not reach[c] & old_bb]
+                    else:
+                        choices = [] if reach[other] & old_bb else [None]
             else:
                 choices = []
                 for choice in (PROMOTIONS if promoting else (None,)):

@@ -349,5 +349,26 @@ def test_turns_match_a_brute_force_reading_over_random_games():
     assert checked > 20
 
 
+@pytest.mark.parametrize("fen", [
+    "3K3k/3P4/8/8/8/8/8/8 w - - 0 2",                # the king swaps with its own pawn, which promotes
+    "7k/8/8/8/8/8/3p4/2K5 w - - 0 2",                # the king swaps with an enemy pawn, which promotes
+    "4k3/8/8/8/8/8/1p6/1R2K3 w - - 0 2",             # an enemy promotion that would check
+    "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 7",
+])
+def test_turns_match_a_brute_force_reading_in_set_positions(fen):
+    game = game_at(fen)
+    ours = set()
+    for move in game.legal_moves():
+        regular, swap = move.split()
+        promo = chess.PIECE_SYMBOLS.index(swap[5]) if len(swap) > 5 else None
+        ours.add((regular, frozenset((chess.parse_square(swap[0:2]), chess.parse_square(swap[3:5]))), promo))
+    assert ours == brute_force_turns(chess.Board(fen))
+
+
+def test_a_king_swapping_with_its_own_pawn_promotes_the_pawn():
+    game = game_at("3K3k/3P4/8/8/8/8/8/8 w - - 0 2")
+    assert {m for m in game.legal_moves() if m.startswith("d8c8 ")} >= {"d8c8 d7/c8q", "d8c8 d7/c8n"}   # mutual reach: lower square first
+
+
 def test_the_variant_is_registered():
     assert rules.VARIANTS[SLUG].name == VARIANT.name
