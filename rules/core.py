@@ -74,13 +74,17 @@ KINDS_BY_REASON = {
 
 def default_kind(result: str, reason: str) -> str:
     """The kind an Outcome gets when its maker gives none: from well-known reasons, else by result."""
-    known = KINDS_BY_REASON.get(reason.lower().strip())
+    text = reason.lower().strip()
+    known = KINDS_BY_REASON.get(text)
     if known:
         return known
-    if "repetition" in reason:
-        return "repetition"
     if result in ("solved", "failed"):
         return result
+    for words, kind in (("repetition", "repetition"), ("moves without", "fifty-moves"), ("resign", "resignation"),
+                        ("agreed", "agreement"), ("on time", "time"), ("no legal move", "no-move"),
+                        ("cannot move", "no-move")):
+        if words in text:
+            return kind
     return "draw" if result == "1/2-1/2" else "goal"
 
 

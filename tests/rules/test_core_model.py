@@ -106,3 +106,20 @@ def test_positions_with_the_same_men_hands_and_turn_share_a_key():
     b = Position(chess.Board(), ("N", ""))
     c = Position(chess.Board(), ("", "N"))
     assert a.key() == b.key() != c.key()
+
+
+def test_outcome_kinds_of_bot_endings_and_claims():
+    assert Outcome.win("white", "black resigned").kind == "resignation"
+    assert Outcome.draw("agreed").kind == "agreement"
+    assert Outcome.draw("threefold repetition claimed").kind == "repetition"
+    assert Outcome.draw("50 moves without a capture or pawn move claimed").kind == "fifty-moves"
+    assert Outcome("failed", "gave up", 3).kind == "failed"
+    assert Outcome.win("black", "no legal moves").kind == "no-move"
+
+
+def test_an_intrusion_mate_in_xenophobic_is_marked_as_mate():
+    game = rules.new_game("xenophobic", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    game.play("a1c8")    # on c8, out of the king's reach: a xenophobic checkmate, not a FIDE one
+    assert game.outcome.reason == "xenophobic checkmate"
+    assert game.outcome.kind == "checkmate"
+    assert game.last_move_label() == "Rc8#"
