@@ -36,13 +36,14 @@ class Outcome:
             "checkmate", "stalemate", "goal", "no-move", "repetition", "fifty-moves", "material",
             "resignation", "agreement", "time", "solved", "failed", "draw". Left out, it follows
             from `reason` (see `KINDS_BY_REASON`), else "goal" for a win and "draw" for a draw.
-    detail: optional structured data (e.g. {"move": "e2e4", "mate": "d8h4"}); never compared.
+    detail: optional structured data (e.g. {"move": "e2e4", "mate": "d8h4"}).
+    Outcomes compare by result, reason and score: kind and detail are derived or extra.
     """
 
     result: str
     reason: str
     score: int | None = None
-    kind: str = ""
+    kind: str = field(default="", compare=False)
     detail: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

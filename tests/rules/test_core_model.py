@@ -118,8 +118,8 @@ def test_outcome_kinds_of_bot_endings_and_claims():
 
 
 def test_an_intrusion_mate_in_xenophobic_is_marked_as_mate():
-    game = rules.new_game("xenophobic", fen="4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
-    game.play("a1c8")    # on c8, out of the king's reach: a xenophobic checkmate, not a FIDE one
+    game = rules.new_game("xenophobic", fen="4k3/8/8/8/8/8/8/2R1K3 w - - 0 1")
+    game.play("c1c8")    # on c8, out of the king's reach: a xenophobic checkmate, not a FIDE one
     assert game.outcome.reason == "xenophobic checkmate"
     assert game.outcome.kind == "checkmate"
     assert game.last_move_label() == "Rc8#"
