@@ -16,9 +16,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import chess  # noqa: E402
+import chess
 
-import rules  # noqa: E402
+import rules
 
 
 def raw_perft(board: chess.Board, depth: int) -> int:

@@ -27,15 +27,26 @@ say `en_passant=True`.
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 import chess
 
-from .core import IllegalMove  # noqa: F401  (re-exported for variant modules)
+from .core import (
+    IllegalMove,
+    Outcome,
+)
 from .men import FIDE_MEN, Man, MenTable, Region, Royalty, whole_board
-from .position import Drop, Judged, PartsVariant, Position, Step, Turn, colour_of, explain_by_prefix, turn_text
-from .core import Outcome
-
+from .position import (
+    Drop,
+    Judged,
+    PartsVariant,
+    Position,
+    Step,
+    Turn,
+    colour_of,
+    explain_by_prefix,
+    turn_text,
+)
 
 SAN_SHAPE = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#!?]*")
 
@@ -154,7 +165,7 @@ class FairyVariant(PartsVariant):
         if len(hits) == 1:
             return hits.pop()
         if len(hits) > 1:
-            raise IllegalMove(f"{parts[0]} is ambiguous: say which man, e.g. {sorted(hits)[0].split()[0]}.")
+            raise IllegalMove(f"{parts[0]} is ambiguous: say which man, e.g. {min(hits).split()[0]}.")
         return None
 
     def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:

@@ -30,8 +30,8 @@ python-chess's own generator instead: it is the fast path.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping
 
 import chess
 
@@ -309,4 +309,4 @@ class Royalty:
         return not self.checked(board, colour, men)
 
 
-__all__ = ["Man", "Atom", "MenTable", "Royalty", "FIDE_MEN", "parse_betza", "whole_board"]
+__all__ = ["FIDE_MEN", "Atom", "Man", "MenTable", "Royalty", "parse_betza", "whole_board"]

@@ -37,8 +37,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Iterable, Mapping, NamedTuple, Union
+from typing import Any, NamedTuple, Union
 
 import chess
 
@@ -79,7 +80,7 @@ class Position:
         """A fresh copy of the board (no move stack) to build the next position on."""
         return self.board.copy(stack=False)
 
-    def but(self, **changes: Any) -> "Position":
+    def but(self, **changes: Any) -> Position:
         return replace(self, **changes)
 
 
@@ -155,7 +156,7 @@ class Pass(NamedTuple):
         return ()
 
 
-Part = Union[Step, Drop, Swap, Mirror, Pass]
+Part = Step | Drop | Swap | Mirror | Pass
 Turn = tuple  # tuple[Part, ...]
 
 _SQUARE = r"[a-h][1-8]"
@@ -501,6 +502,25 @@ class PositionGame(Game):
         return self.variant.view(self.position, self._turns[-1] if self._turns else None)
 
 
-__all__ = ["Position", "Step", "Drop", "Swap", "Mirror", "Pass", "Part", "Turn", "turn_text", "part_shape",
-           "PartsVariant", "PositionGame", "Judged", "explain_by_prefix", "add_to_hand", "take_from_hand",
-           "split_hands", "parse_crazyhouse_hands", "format_crazyhouse_hands", "sort_hand"]
+__all__ = [
+    "Drop",
+    "Judged",
+    "Mirror",
+    "Part",
+    "PartsVariant",
+    "Pass",
+    "Position",
+    "PositionGame",
+    "Step",
+    "Swap",
+    "Turn",
+    "add_to_hand",
+    "explain_by_prefix",
+    "format_crazyhouse_hands",
+    "parse_crazyhouse_hands",
+    "part_shape",
+    "sort_hand",
+    "split_hands",
+    "take_from_hand",
+    "turn_text",
+]

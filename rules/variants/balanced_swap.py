@@ -16,7 +16,7 @@ test looks only at the two swapped squares (a swap keeps the occupancy) unless t
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 import chess
 

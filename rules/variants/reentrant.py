@@ -14,14 +14,23 @@ after the board, letters in the men's colours; left out when both are empty.
 """
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 import chess
 
-from ..core import BLACK, WHITE, Outcome
+from ..core import BLACK, WHITE
 from ..men import Man, MenTable
-from ..position import (Drop, Judged, PartsVariant, Position, Step, Turn, colour_of, explain_by_prefix,
-                        sort_hand, split_hands)
+from ..position import (
+    Drop,
+    PartsVariant,
+    Position,
+    Step,
+    Turn,
+    colour_of,
+    explain_by_prefix,
+    sort_hand,
+    split_hands,
+)
 
 LEFT = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C | chess.BB_FILE_D
 RIGHT = chess.BB_ALL & ~LEFT
@@ -247,4 +256,4 @@ def _remove(hands: tuple[str, str], player: bool, letter: str) -> tuple[str, str
 
 
 VARIANT = Reentrant()
-__all__ = ["VARIANT", "Reentrant", "owned", "owner", "explain_by_prefix"]
+__all__ = ["VARIANT", "Reentrant", "explain_by_prefix", "owned", "owner"]

@@ -16,6 +16,7 @@ from ..fairy import FairyVariant
 from ..men import Man, Royalty
 from ..position import Drop, Judged, Position, colour_of
 
+
 class Tyrant(FairyVariant):
     slug = "tyrant"
     name = "Tyrant Chess"

@@ -4,8 +4,18 @@ import pytest
 
 import rules
 from rules.core import Outcome
-from rules.position import (Drop, Position, Step, Swap, add_to_hand, format_crazyhouse_hands,
-                            parse_crazyhouse_hands, split_hands, take_from_hand, turn_text)
+from rules.position import (
+    Drop,
+    Position,
+    Step,
+    Swap,
+    add_to_hand,
+    format_crazyhouse_hands,
+    parse_crazyhouse_hands,
+    split_hands,
+    take_from_hand,
+    turn_text,
+)
 
 
 def perft(game, depth):

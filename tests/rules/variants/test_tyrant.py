@@ -1,6 +1,5 @@
 """Tyrant Chess through the public API: only monarchs capture, captured monarchs are placed back."""
 import chess
-import pytest
 
 import rules
 from rules.variants.tyrant import placements
