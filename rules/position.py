@@ -39,7 +39,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 import chess
 
