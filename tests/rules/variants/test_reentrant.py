@@ -131,3 +131,21 @@ def test_castling_and_en_passant_fields_are_always_empty():
 def test_there_are_no_bishops():
     with pytest.raises(ValueError):
         game_at("4kb2/8/8/8/8/8/8/4K3 w - - 0 1")
+
+
+def perft(game, depth):
+    if depth == 0:
+        return 1
+    total = 0
+    for move in game.legal_moves():
+        game.play(move)
+        total += perft(game, depth - 1)
+        game.undo()
+    return total
+
+
+def test_perft_from_the_start_counts_sixteen_then_sixteen_squared():
+    game = rules.new_game(SLUG)
+    assert perft(game, 1) == 16
+    assert perft(game, 2) == 256     # the two armies cannot touch each other yet
+    assert game.fen() == START

@@ -122,3 +122,68 @@ def test_en_passant_is_kept():
 def test_a_fen_with_king_and_queen_in_one_quadrant_is_refused():
     with pytest.raises(ValueError):
         game_at("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1")
+
+
+# -- the generator agrees with the ruling's python-chess reading (Queen and Knight letters swapped) --
+
+def swapped(board):
+    """The same position with q and n exchanged, so python-chess's knights are Separation Queens."""
+    import chess
+    table = str.maketrans("qnQN", "nqNQ")
+    fields = board.fen().split()
+    return chess.Board(" ".join([fields[0].translate(table), *fields[1:]]))
+
+
+def ruling_moves(fen):
+    import chess
+    board = swapped(chess.Board(fen))
+    us = board.turn
+
+    def monarchs(b):
+        knights = b.pieces_mask(chess.KNIGHT, us)
+        return b.king(us), (chess.lsb(knights) if knights else None)
+
+    def quadrant(sq):
+        return chess.square_file(sq) >= 4, chess.square_rank(sq) >= 4
+
+    king, queen = monarchs(board)
+    kc = board.is_attacked_by(not us, king)
+    qc = queen is not None and board.is_attacked_by(not us, queen)
+    found = set()
+    for move in board.generate_pseudo_legal_moves():
+        if board.is_castling(move) or move.promotion == chess.KNIGHT:
+            continue   # no castling; a "Queen" (python-chess knight) promotion is not allowed
+        target = board.piece_at(move.to_square)
+        if target is not None and target.piece_type == chess.KNIGHT:
+            continue   # the Queen is never captured
+        after = board.copy()
+        after.push(move)
+        k, q = monarchs(after)
+        if after.is_attacked_by(not us, k):
+            continue
+        if q is not None and after.is_attacked_by(not us, q):
+            if not (kc and qc and move.from_square != queen):
+                continue
+        if q is not None and quadrant(k) == quadrant(q):
+            continue
+        uci = move.uci()
+        if move.promotion == chess.QUEEN:
+            uci = uci[:-1] + "n"   # python-chess's queen is the Separation Knight
+        found.add(uci)
+    return found
+
+
+def test_legal_moves_match_the_rulings_letter_swap_reading_over_random_games():
+    import random
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(8):
+        game = rules.new_game(SLUG, seed=seed)
+        for _ in range(60):
+            moves = game.legal_moves()
+            assert set(moves) == ruling_moves(game.fen()), game.fen()
+            checked += 1
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+    assert checked > 300

@@ -122,3 +122,45 @@ def test_seventy_five_moves_without_capture_or_pawn_move_draw():
 def test_placement_part_must_be_a_listed_square():
     game = game_at("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1")
     assert "d1d8 is fine, but Q@d1" in refusal(game, "d1d8 Q@d1")
+
+
+def fide_reading(fen):
+    """Turns by python-chess's pseudo-legal moves and the ruling's filters, written independently."""
+    board = chess.Board(fen)
+    found = set()
+    for move in board.generate_pseudo_legal_moves():
+        piece = board.piece_type_at(move.from_square)
+        target = board.piece_at(move.to_square)
+        if board.is_castling(move) or board.is_en_passant(move) or move.promotion == chess.QUEEN:
+            continue
+        if target is not None and piece not in (chess.KING, chess.QUEEN):
+            continue
+        if target is not None and target.piece_type in (chess.KING, chess.QUEEN):
+            after = board.copy()
+            after.push(move)
+            mine = [sq for sq in chess.SQUARES if after.piece_at(sq) and after.piece_at(sq).color == board.turn
+                    and after.piece_type_at(sq) in (chess.KING, chess.QUEEN)]
+            empty = [sq for sq in chess.SQUARES if after.piece_at(sq) is None]
+            safe = [sq for sq in empty if not any(sq in after.attacks(m) for m in mine)] or empty
+            letter = chess.piece_symbol(target.piece_type).upper()
+            found |= {f"{move.uci()} {letter}@{chess.square_name(sq)}" for sq in safe}
+        else:
+            found.add(move.uci())
+    return found
+
+
+def test_turns_match_an_independent_reading_over_random_games():
+    import random
+    rng = random.Random(9)
+    checked = 0
+    for seed in range(6):
+        game = rules.new_game(SLUG, seed=seed)
+        for _ in range(80):
+            if game.outcome:
+                break
+            moves = game.legal_moves()
+            assert set(moves) == fide_reading(game.fen()), game.fen()
+            checked += 1
+            captures = [m for m in moves if " " in m]
+            game.play(rng.choice(captures) if captures and rng.random() < 0.7 else rng.choice(moves))
+    assert checked > 200
