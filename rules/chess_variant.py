@@ -114,9 +114,9 @@ class ChessVariant:
         return f"{move.uci()} is not allowed in {self.name}."
 
     def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
-        cls = type(self)
-        if cls.allows is ChessVariant.allows:
-            if cls.generate is ChessVariant.generate and self._is_fide_generation():
+        cls, own = type(self), vars(self)
+        if cls.allows is ChessVariant.allows and "allows" not in own:
+            if cls.generate is ChessVariant.generate and "generate" not in own and self._is_fide_generation():
                 return list(board.legal_moves)   # the fast path: FIDE men, FIDE rules
             return list(self.generate(board, state))
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
@@ -331,8 +331,9 @@ class ChessGame(Game):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[Any] = []
-        kind = type(variant)
-        self._plain_push = kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
+        kind, own = type(variant), vars(variant)
+        self._plain_push = (kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
+                            and "push" not in own and "after_move" not in own)
 
     @property
     def turn(self) -> str:

@@ -133,3 +133,36 @@ def test_an_intrusion_mate_in_xenophobic_is_marked_as_mate():
     assert game.outcome.reason == "xenophobic checkmate"
     assert game.outcome.kind == "checkmate"
     assert game.last_move_label() == "Rc8#"
+
+
+def test_a_variant_written_on_todays_hooks_works_unchanged():
+    from rules.chess_variant import ChessGame, ChessVariant
+
+    class Counting(ChessVariant):
+        slug, name = "counting", "Counting"
+        initial_state = 0
+
+        def parse_state(self, fields):
+            return int(fields[0]) if fields else 0
+
+        def format_state(self, state):
+            return [str(state)]
+
+        def after_move(self, board, state, move, mover, captured):
+            return state + (captured is not None)
+
+        def allows(self, board, state, move):
+            return move.uci() != "e2e4"
+
+        def judge(self, board, state, legal):
+            return Outcome.win("white", "two captures") if state >= 2 else super().judge(board, state, legal)
+
+    game = ChessGame(Counting())
+    assert "e2e4" not in game.legal_moves()
+    for move in ["d2d4", "e7e5", "d4e5", "d7d6", "e5d6"]:
+        game.play(move)
+    assert game.state == 2 and game.fen().endswith(" 2")
+    assert game.outcome.reason == "two captures" and game.outcome.kind == "goal"
+    game.undo()
+    assert game.state == 1 and game.outcome is None
+    assert game.board.fen() == ChessGame(Counting(), fen=game.fen()).board.fen()
