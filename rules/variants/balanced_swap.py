@@ -255,6 +255,13 @@ class BalancedSwap(PartsVariant):
 
     # -- typed turns ----------------------------------------------------------------------------
     def regular_move(self, board: chess.Board, text: str) -> chess.Move | None:
+        """The legal FIDE move `text` spells: UCI in any case, or SAN (":" for a capture allowed)."""
+        try:
+            move = chess.Move.from_uci(text.lower())
+            if move in board.legal_moves:
+                return move
+        except ValueError:
+            pass
         try:
             return board.parse_san(text.replace(":", "x").rstrip("+#"))
         except ValueError:

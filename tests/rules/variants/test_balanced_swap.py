@@ -252,6 +252,12 @@ def test_san_and_either_order_of_the_swap_squares_are_accepted():
     assert game.play("Nf3 f1/g2") == "g1f3 f1/g2"
 
 
+def test_squares_may_be_typed_in_capitals():
+    game = rules.new_game(SLUG)
+    game.play("D2D4")
+    assert game.play("B8C6 F8/G7") == "b8c6 f8/g7"
+
+
 def test_a_wrong_swap_names_the_part_and_the_reason():
     game = rules.new_game(SLUG)
     game.play("d4")
