@@ -11,13 +11,21 @@ methods are hooks whose defaults are standard chess. Override only what the vari
     after_move(board, state, move, mover, captured) -> state
                                       effects after python-chess has pushed the move: may change
                                       the board further and returns the new extra state
-    judge(board, state, legal)        Outcome or None; default checkmate/stalemate judged on the
-                                      variant's own legal moves, plus FIDE's automatic draws
+    judge(board, state, legal)        Outcome or None: runs `judge_steps` in order (default "goal",
+                                      "no_move", "draws": judge_goal/judge_no_move/judge_draws), so
+                                      a variant overrides one step or reorders them; default
+                                      checkmate/stalemate judged on the variant's own legal moves,
+                                      plus FIDE's automatic draws
     parse_state(fields) / format_state(state)
                                       extra state beyond the board, carried as FEN fields 7+
 
 Extra state is one immutable value (a tuple, a frozen dataclass); undo restores the previous one,
 and `board.pop()` restores any board change made in `after_move`.
+
+Speed: a variant that keeps FIDE's men and rules (no `generate`/`allows` override, FIDE switches)
+lists python-chess's own legal moves; one without after-move effects plays by a plain `push`.
+`ChessGame.position` and `ChessGame.after(move)` give the same immutable `Position` values as
+turns of several parts do (rules.position), for look-ahead without copying boards by hand.
 """
 from __future__ import annotations
 

@@ -155,7 +155,7 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
                     continue
                 key = (x, y) if x < y else (y, x)
                 pairs[key] = key if key in pairs else (x, y)
-        step = (Step(regular),)
+        step_part = Step(regular)
         head = regular.uci() + " "
         names = chess.SQUARE_NAMES
         out: dict[str, Turn] = {}
@@ -194,7 +194,7 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
                     choices.append(choice)
             for choice in choices:
                 text = f"{names[x]}/{names[y]}{chess.piece_symbol(choice) if choice else ''}"
-                out[head + text] = step + (Swap(x, y, choice),)
+                out[head + text] = (step_part, Swap(x, y, choice))
         return out
     finally:
         work.pop()
