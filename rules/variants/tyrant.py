@@ -52,6 +52,27 @@ class Tyrant(FairyVariant):
             return [()]
         return [(Drop(chess.piece_symbol(captured).upper(), sq),) for sq in placements(after, not after.turn)]
 
+    def explain(self, position: Position, text: str, turns) -> str:
+        parts = text.split()
+        first = self.spell_first(position, parts[0], turns)
+        if first is None or len(parts) != 2 or not any(t.startswith(first + " ") for t in turns):
+            return super().explain(position, text, turns)
+        board = position.board
+        move = chess.Move.from_uci(first)
+        letter = chess.piece_symbol(board.piece_type_at(move.to_square)).upper()
+        placed = parts[1]
+        head = f"{parts[0]} is fine, but {placed} is not a placement you can make:"
+        if "@" not in placed or placed.split("@")[0].upper() != letter:
+            return f"{head} you captured the {chess.piece_name(chess.PIECE_SYMBOLS.index(letter.lower())).capitalize()}, so place it: {letter}@<square>."
+        square = placed.split("@")[1].lower()
+        if square not in chess.SQUARE_NAMES:
+            return f"{head} {square!r} is not a square."
+        after = board.copy(stack=False)
+        after.push(move)
+        if after.piece_at(chess.parse_square(square)) is not None:
+            return f"{head} {square} is not empty."
+        return f"{head} your King or Queen could capture it there at once."
+
     def drop_colour(self, position: Position, board: chess.Board, part: Drop) -> bool:
         return board.turn   # the placed monarch stays the opponent's (now to move)
 

@@ -166,3 +166,23 @@ def test_a_variant_written_on_todays_hooks_works_unchanged():
     game.undo()
     assert game.state == 1 and game.outcome is None
     assert game.board.fen() == ChessGame(Counting(), fen=game.fen()).board.fen()
+
+
+@pytest.mark.parametrize("slug", ["balanced-swap", "separation", "tyrant", "reentrant", "standard", "zoo"])
+def test_after_move_is_the_position_play_reaches(slug):
+    import random
+    rng = random.Random(slug)
+    game = rules.new_game(slug, seed=1)
+    for _ in range(25):
+        moves = game.legal_moves()
+        if not moves:
+            break
+        for move in rng.sample(moves, min(4, len(moves))):
+            expected = game.after(move)
+            before = game.fen()
+            assert game.fen() == before, "after() leaves the game alone"
+            game.play(move)
+            assert game.position.board.fen() == expected.board.fen()
+            assert game.position.key() == expected.key()
+            game.undo()
+        game.play(rng.choice(moves))

@@ -119,9 +119,11 @@ def test_seventy_five_moves_without_capture_or_pawn_move_draw():
     assert game.outcome.kind == "fifty-moves"
 
 
-def test_placement_part_must_be_a_listed_square():
+def test_a_wrong_placement_says_why():
     game = game_at("3qk3/8/8/8/8/8/8/3QK3 w - - 0 1")
-    assert "d1d8 is fine, but Q@d1" in refusal(game, "d1d8 Q@d1")
+    assert refusal(game, "d1d8 Q@d1").endswith("your King or Queen could capture it there at once.")
+    assert refusal(game, "d1d8 Q@e1").endswith("e1 is not empty.")
+    assert "so place it: Q@<square>" in refusal(game, "d1d8 K@a1")
 
 
 def fide_reading(fen):
