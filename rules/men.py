@@ -14,7 +14,8 @@ Atoms: W (1,0) F (1,1) D (2,0) N (1,2) A (2,2) K (=WF) and the riders R (=WW) B 
 Modifiers, written before the atom they change: m (move only), c (capture only), f/b/s
 (forward, backward, sideways; "forward" is towards the far side for White, towards rank 1 for
 Black), i (only from the man's own first two ranks), n (non-jumping: the square passed over must
-be empty). Several atoms follow each other: "fmWfcF".
+be empty). Several atoms follow each other: "fmWfcF". `Man(..., colour_bound=True)` keeps a man
+on the colour of square it stands on: its moves and attacks reach only squares of that colour.
 
 Geometry comes from python-chess's tables where it fits (`BB_KNIGHT_ATTACKS`, `BB_KING_ATTACKS`,
 the sliding attack masks); other leaps are tabled once at import. `MenTable` turns the data into
@@ -186,6 +187,7 @@ class Man:
     name: str
     betza: str
     en_passant: bool = False     # captures en passant like a FIDE pawn
+    colour_bound: bool = False   # never leaves the colour of square it stands on
 
     def atoms(self) -> tuple[Atom, ...]:
         return parse_betza(self.betza)
@@ -211,6 +213,7 @@ class MenTable:
         self.region = region
         self._atoms = {letter: [_CompiledAtom(a) for a in man.atoms()] for letter, man in men.items()}
         self._types = {letter: chess.PIECE_SYMBOLS.index(letter) for letter in men}
+        self._bound = {letter for letter, man in men.items() if man.colour_bound}
 
     def letter_of(self, piece_type: int) -> str:
         return chess.piece_symbol(piece_type)
@@ -218,10 +221,13 @@ class MenTable:
     def reach(self, board: chess.Board, square: int, piece: chess.Piece) -> tuple[int, int]:
         """(squares it may move to, squares it attacks) for `piece` on `square`: moves need an
         empty square, attacks say where it would capture (whatever stands there)."""
+        letter = piece.symbol().lower()
         area = self.region(square)
-        occupied = board.occupied & area
+        if letter in self._bound:
+            area &= chess.BB_LIGHT_SQUARES if chess.BB_SQUARES[square] & chess.BB_LIGHT_SQUARES else chess.BB_DARK_SQUARES
+        occupied = board.occupied & self.region(square)
         moves = attacks = 0
-        for atom in self._atoms[piece.symbol().lower()]:
+        for atom in self._atoms[letter]:
             targets = atom.targets(square, piece.color, occupied) & area
             if atom.move:
                 moves |= targets & ~occupied
@@ -237,6 +243,9 @@ class MenTable:
         for letter, atoms in self._atoms.items():
             mine = board.pieces_mask(self._types[letter], colour) & area
             if not mine:
+                continue
+            if letter in self._bound:
+                unsure |= mine   # confirmed from the man below, like lame patterns
                 continue
             for atom in atoms:
                 if atom.capture:

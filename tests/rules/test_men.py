@@ -92,6 +92,15 @@ def test_move_only_and_capture_only_modifiers():
     assert pawn == {"e4e5", "e4e3", "e4d4", "e4f4"}
 
 
+def test_a_colour_bound_man_never_changes_square_colour():
+    table = MenTable({"q": Man("bound queen", "Q", colour_bound=True), "k": Man("king", "K")})
+    board = chess.Board("4k3/8/8/8/3Q4/8/8/4K3 w - - 0 1")
+    targets = [m.to_square for m in table.pseudo_moves(board) if m.from_square == chess.D4]
+    assert targets and all(chess.BB_SQUARES[t] & chess.BB_DARK_SQUARES for t in targets)
+    assert table.attackers(board, chess.WHITE, chess.D5) == 0           # d5 is light: out of reach
+    assert table.attackers(board, chess.WHITE, chess.A7) == chess.BB_D4   # a7, dark, on the diagonal
+
+
 def test_betza_reading_refuses_what_it_cannot_read():
     with pytest.raises(ValueError):
         parse_betza("xyz")
