@@ -124,6 +124,9 @@ class VariantInfo:
     create: Callable[[int | None, str | None], "Game"] = field(repr=False, compare=False, default=None)
 
 
+MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)
+
+
 class Game(ABC):
     """One game in progress. Subclasses implement the position; this class keeps the contract.
 
@@ -181,6 +184,8 @@ class Game(ABC):
         self._apply(canonical)
         self._history.append(canonical)
         self._memo.append({})
+        if len(self._memo) > MEMO_PLIES:
+            self._memo[-MEMO_PLIES - 1].clear()   # a long game keeps only recent positions' caches
         return canonical
 
     def undo(self) -> str:

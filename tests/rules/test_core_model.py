@@ -186,3 +186,16 @@ def test_after_move_is_the_position_play_reaches(slug):
             assert game.position.key() == expected.key()
             game.undo()
         game.play(rng.choice(moves))
+
+
+def test_a_long_game_keeps_caches_only_for_recent_positions():
+    from rules.core import MEMO_PLIES
+    import random
+    rng = random.Random(4)
+    game = rules.new_game("standard")
+    while len(game.history) < 40 and game.legal_moves():
+        game.play(rng.choice(game.legal_moves()))
+    assert sum(1 for memo in game._memo if memo) <= MEMO_PLIES
+    while game.history:
+        game.undo()
+    assert game.legal_moves() and game.fen() == chess.STARTING_FEN
