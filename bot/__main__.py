@@ -7,7 +7,7 @@ import sys
 
 from . import config as config_module
 from .service import GameService
-from .store import SqliteStore
+from .store import SqliteStore, StoreError
 
 NO_TOKEN = """No DISCORD_TOKEN found (environment or .env), so starting the local console instead.
 To run on Discord: create an application at https://discord.com/developers/applications,
@@ -31,17 +31,21 @@ async def console_main(cfg: config_module.Config) -> None:
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     cfg = config_module.load()
-    if argv[:1] == ["console"]:
-        asyncio.run(console_main(cfg))
-        return 0
-    if not cfg.token:
-        print(NO_TOKEN, file=sys.stderr)
-        asyncio.run(console_main(cfg))
-        return 0
-    from .discord_app import run
+    try:
+        if argv[:1] == ["console"]:
+            asyncio.run(console_main(cfg))
+            return 0
+        if not cfg.token:
+            print(NO_TOKEN, file=sys.stderr)
+            asyncio.run(console_main(cfg))
+            return 0
+        from .discord_app import run
 
-    run(cfg)
-    return 0
+        run(cfg)   # opens the store before it connects to Discord
+        return 0
+    except StoreError as exc:
+        print(f"kibitz: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ class DiscordConfig:
     gateway_url: str | None = None   # None: discord.py's default gateway
 
     @classmethod
-    def from_app_config(cls, cfg: "Config") -> "DiscordConfig":
+    def from_app_config(cls, cfg: Config) -> DiscordConfig:
         """From bot.config's Config (already read from the environment and .env)."""
         return cls(api_base=(cfg.api_base or DEFAULT_API_BASE).rstrip("/"), gateway_url=cfg.gateway_url or None)
 
@@ -85,13 +85,15 @@ def create_bot(service: GameService, *, sync: bool = True, config: DiscordConfig
     return KibitzBot(service, sync=sync, **options)
 
 
-def run(target: "Config | str", service: GameService | None = None, **options: Any) -> None:
+def run(target: Config | str, service: GameService | None = None, **options: Any) -> None:
     """Run the bot until interrupted (blocking).
 
     ``run(cfg)`` with bot.config's Config (as ``python -m bot`` does) opens the SQLite store at
     cfg.db_path and builds the service; ``run(token, service)`` uses the given service and takes
     the endpoints from bot.config.
     """
+    token: str | None
+    db_path: str | None
     if isinstance(target, str):
         token, endpoints, db_path = target, DiscordConfig.from_app_config(load_config()), None
     else:

@@ -7,21 +7,35 @@ mistakes raise UserError with a short sentence and change nothing.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
+from importlib import metadata
+from typing import Awaitable, Callable, TypeVar
 
 import rules
 from rules import Game, IllegalMove, Outcome
 
-from .store import ChannelBusy, GameRecord, GameStore
+from .paths import data_dir
+from .store import ChannelBusy, GameRecord, GameStore, StaleRecord
 
 log = logging.getLogger(__name__)
 
-RULE_CARDS = Path(__file__).resolve().parent.parent / "data" / "rules"
+RULE_CARDS = data_dir() / "rules"
+STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version("kibitz")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+RULES_VERSION = _package_version()   # stored with each new game: which rules it started under
 
 
 class UserError(Exception):
@@ -88,6 +102,30 @@ class _Live:
     game: Game | None   # None while a challenge waits
 
 
+_Call = TypeVar("_Call", bound=Callable[..., Awaitable[Reply]])
+
+
+def _tells_notices(method: _Call) -> _Call:
+    """A channel command also carries, once, the news that the channel's old game was set aside
+    (it could not be restored after an update), whether the command succeeds or not."""
+
+    @functools.wraps(method)
+    async def wrapper(self: "GameService", channel: str, *args, **kwargs) -> Reply:
+        try:
+            reply = await method(self, channel, *args, **kwargs)
+        except UserError as exc:
+            notice = self._notices.pop(channel, None)
+            if notice:
+                raise UserError(f"{notice}\n{exc}") from None
+            raise
+        notice = self._notices.pop(channel, None)
+        if notice:
+            reply.text = f"{notice}\n{reply.text}"
+        return reply
+
+    return wrapper  # type: ignore[return-value]
+
+
 class GameService:
     def __init__(self, store: GameStore, *, renderer: Callable | None = None,
                  clock: Callable[[], str] = _now) -> None:
@@ -96,6 +134,7 @@ class GameService:
         self.clock = clock
         self._live: dict[str, _Live] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
 
     # -- catalogue ---------------------------------------------------------------------------
     def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
@@ -108,10 +147,11 @@ class GameService:
     async def list_variants(self) -> Reply:
         solo = [i for i in rules.VARIANTS.values() if i.players == 1]
         duel = [i for i in rules.VARIANTS.values() if i.players == 2]
-        lines = ["**Solo puzzles** (`/puzzle`)"]
-        lines += [f"- `{i.slug}`: {i.name}. {i.summary}" for i in solo]
-        lines += ["", "**Two-player games** (`/challenge`)"]
-        lines += [f"- `{i.slug}`: {i.name}. {i.summary}" for i in duel]
+        # Names only, so the whole catalogue fits one chat message; /rules has each summary and card.
+        lines = ["**Solo puzzles** (`/puzzle`): " + ", ".join(f"`{i.slug}` {i.name}" for i in solo)]
+        lines += ["**Two-player games** (`/challenge`):"]
+        lines += [f"`{i.slug}` {i.name}" for i in duel]
+        lines += ["`/rules <variant>` explains any of them."]
         return Reply("\n".join(lines))
 
     async def rules_text(self, slug: str) -> Reply:
@@ -121,6 +161,7 @@ class GameService:
         return Reply(text)
 
     # -- starting games --------------------------------------------------------------------
+    @_tells_notices
     async def start_puzzle(self, channel: str, user: Player, slug: str, seed: int | None = None,
                            guild: str | None = None) -> Reply:
         info = self._variant(slug)
@@ -134,12 +175,14 @@ class GameService:
             game = rules.new_game(info.slug, seed=seed)
             now = self.clock()
             record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
-                                seed=seed, created_at=now, updated_at=now)
+                                seed=seed, start_fen=game.fen(), created_at=now, updated_at=now,
+                                rules_version=RULES_VERSION)
             self._settle(record, game)
             await self._create(record)
             self._live[channel] = _Live(record, game)
             return await self._board_reply(record, game, f"{user.name} starts **{info.name}** (seed {seed}).")
 
+    @_tells_notices
     async def challenge(self, channel: str, challenger: Player, opponent: Player, slug: str,
                         guild: str | None = None) -> Reply:
         info = self._variant(slug)
@@ -149,38 +192,43 @@ class GameService:
             raise UserError("You cannot challenge yourself.")
         async with self._lock(channel):
             await self._refuse_if_busy(channel)
-            game = rules.new_game(info.slug)
+            seed = random.randrange(2**31)   # stored with the start FEN: the set-up replays exactly
+            game = rules.new_game(info.slug, seed=seed)
             now = self.clock()
             record = GameRecord(info.slug, channel, [(challenger.id, challenger.name), (opponent.id, opponent.name)],
-                                game.fen(), "challenge", guild, created_at=now, updated_at=now)
+                                game.fen(), "challenge", guild, seed=seed, start_fen=game.fen(),
+                                created_at=now, updated_at=now, rules_version=RULES_VERSION)
             await self._create(record)
             self._live[channel] = _Live(record, None)
             return Reply(f"{challenger.name} challenges {opponent.name} to **{info.name}**. "
                          f"{challenger.name} would play White. {opponent.name}, accept or decline.",
                          game_id=record.id, challenge=(record.id, challenger.id, opponent.id))
 
+    @_tells_notices
     async def accept(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
         async with self._lock(channel):
             live = await self._challenge_for(channel, user, game_id)
-            record = live.record
-            game = rules.new_game(record.variant, fen=record.start_fen)
-            record.status, record.fen, record.updated_at = "active", game.fen(), self.clock()
+            record, before = live.record, live.record.copy()
+            game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
+            record.status = "active"
             self._settle(record, game)
-            await self.store.save(record)
+            await self._save(live, before)
             live.game = game
             return await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
 
+    @_tells_notices
     async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
         async with self._lock(channel):
             live = await self._challenge_for(channel, user, game_id, allow_challenger=True)
-            record = live.record
-            record.status, record.updated_at = "declined", self.clock()
-            await self.store.save(record)
+            record, before = live.record, live.record.copy()
+            record.status = "declined"
+            await self._save(live, before)
             self._live.pop(channel, None)
             verb = "withdraws the challenge" if user.id == record.players[0][0] else "declines the challenge"
             return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
 
     # -- playing -------------------------------------------------------------------------------
+    @_tells_notices
     async def move(self, channel: str, user: Player, text: str) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
@@ -197,6 +245,7 @@ class GameService:
             await self._commit(live, before, undo=game.undo)
             return await self._board_reply(record, game, f"{user.name} plays {self._label(game)}.")
 
+    @_tells_notices
     async def board(self, channel: str) -> Reply:
         async with self._lock(channel):
             live = await self._load(channel)
@@ -207,6 +256,7 @@ class GameService:
                 raise UserError(f"{names[0]}'s challenge to {names[1]} is waiting for an answer.")
             return await self._board_reply(live.record, live.game, "")
 
+    @_tells_notices
     async def resign(self, channel: str, user: Player) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
@@ -222,6 +272,7 @@ class GameService:
             await self._commit(live, before, undo=lambda: game.finish(None))
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
+    @_tells_notices
     async def draw(self, channel: str, user: Player) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
@@ -243,12 +294,12 @@ class GameService:
             if record.draw_offer == user.id:
                 raise UserError("Your draw offer already stands.")
             record.draw_offer = user.id
-            record.updated_at = self.clock()
-            await self.store.save(record)
+            await self._save(live, before)
             other = next(name for pid, name in record.players if pid != user.id)
             return Reply(f"{user.name} offers a draw. {other}, use /draw to accept; any move declines.",
                          game_id=record.id)
 
+    @_tells_notices
     async def undo(self, channel: str, user: Player) -> Reply:
         async with self._lock(channel):
             live = await self._load(channel)
@@ -299,11 +350,10 @@ class GameService:
         await asyncio.to_thread(self.renderer, rules.new_game("standard").view(), rules.WHITE)
 
     async def restore(self) -> int:
-        """Load every unfinished game (after a restart). Returns how many."""
-        records = await self.store.open_games()
-        for record in records:
-            self._live[record.channel_id] = self._revive(record)
-        return len(records)
+        """How many unfinished games wait in the store (after a restart). Nothing is replayed
+        here: a game is revived when its channel is first used, so start-up does not grow with
+        the number of open games, and one game that no longer replays stops nothing else."""
+        return await self.store.count_open()
 
     # -- internals -------------------------------------------------------------------------------
     def _lock(self, channel: str) -> asyncio.Lock:
@@ -337,9 +387,32 @@ class GameService:
         if record is None:
             self._live.pop(channel, None)
             return None
-        live = self._revive(record)
+        try:
+            live = self._revive(record)
+        except Exception as exc:   # a rules change made it unplayable, or its variant is gone
+            await self._suspend(record, exc)
+            self._live.pop(channel, None)
+            return None
         self._live[channel] = live
         return live
+
+    async def _suspend(self, record: GameRecord, error: Exception) -> None:
+        """Set aside a game that cannot be replayed: kept with its moves and error, no longer the
+        channel's open game; its players hear of it on the channel's next command."""
+        log.error("game %s (%s, channel %s, rules %s) cannot be restored and is set aside: %s: %s",
+                  record.id, record.variant, record.channel_id, record.rules_version or "before 0.2.0",
+                  type(error).__name__, error)
+        record.status, record.error = "suspended", f"{type(error).__name__}: {error}"
+        record.updated_at = self.clock()
+        try:
+            await self.store.save(record)
+        except StaleRecord:
+            return   # changed elsewhere meanwhile: the next use reads it again
+        info = rules.VARIANTS.get(record.variant)
+        name = info.name if info else record.variant
+        self._notices[record.channel_id] = (
+            f"Game #{record.id} ({name}) could not be restored after an update to Kibitz, so it has been "
+            f"set aside with its moves kept. This channel is free for a new game.")
 
     def _revive(self, record: GameRecord) -> _Live:
         if record.status == "challenge":
@@ -395,18 +468,31 @@ class GameService:
 
     async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
         """Write the game's new state; if the write fails, put game and record back as they were."""
+        assert live.game is not None
+        self._settle(live.record, live.game)
+        await self._save(live, before, undo)
+        if not live.record.is_open:
+            self._live.pop(live.record.channel_id, None)
+
+    async def _save(self, live: _Live, before: GameRecord, undo: Callable[[], object] | None = None) -> None:
+        """Compare-and-set the record. On any failure memory goes back to what the store holds:
+        the game is undone and the record restored; a stale record (changed by another writer)
+        is dropped from memory so the next command reads the stored one."""
         record = live.record
-        self._settle(record, live.game)
         record.updated_at = self.clock()
         try:
             await self.store.save(record)
+        except StaleRecord:
+            if undo is not None:
+                undo()
+            self._live.pop(record.channel_id, None)
+            raise UserError(STALE) from None
         except BaseException:
-            undo()
+            if undo is not None:
+                undo()
             live.record = before
             self._live[record.channel_id] = live
             raise
-        if not record.is_open:
-            self._live.pop(record.channel_id, None)
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
         record = await self.store.latest(channel)
@@ -414,7 +500,11 @@ class GameService:
             raise UserError("No puzzle to take a move back in.")
         if record.players[0][0] != user.id:
             raise UserError("You are not playing in this game.")
-        return self._revive(record)
+        try:
+            return self._revive(record)
+        except Exception:
+            log.exception("finished puzzle %s cannot be replayed", record.id)
+            raise UserError("That puzzle cannot be restored after an update to Kibitz.") from None
 
     @staticmethod
     def _label(game: Game) -> str:
@@ -426,7 +516,11 @@ class GameService:
         view = game.view()
         outcome = game.outcome
         orientation = view.turn if not record.solo else rules.WHITE
-        image = await asyncio.to_thread(self.renderer, view, orientation)
+        try:
+            image = await asyncio.to_thread(self.renderer, view, orientation)
+        except Exception:   # the change is already committed: answer without a picture, never "failed"
+            log.exception("could not draw game %s at ply %d", record.id, len(record.moves))
+            image = None
         alt = game.describe()
         lines = [headline] if headline else []
         lines.append(f"**{game.info.name}** · game #{record.id}")

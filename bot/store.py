@@ -1,23 +1,47 @@
 """Where games live: the GameStore protocol, with SQLite and in-memory versions.
 
-A record keeps what is needed to replay a game: variant, seed or start FEN, the move list.
+A record keeps what is needed to replay a game: variant, seed and start FEN, the move list.
+
+Every save is a compare-and-set on the record's `version`: the store writes only if the stored
+row still has the version the record was read with, then raises it by one; otherwise it raises
+`StaleRecord` and writes nothing. So two writers can never fork a game: the slower one is
+refused and must reload.
+
+One process per SQLite file: `SqliteStore.open` takes an exclusive advisory lock on the file
+(released by the kernel when the process dies, even by kill -9) and refuses a second process
+with `StoreError`. It also refuses, with one sentence each, a file that is not a database, a
+read-only one, a directory, and a path under a file, before the bot connects anywhere.
 """
 from __future__ import annotations
 
 import asyncio
+import errno
+import fcntl
 import json
+import os
+import sqlite3
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Protocol
 
 import aiosqlite
 
-MIGRATIONS = Path(__file__).resolve().parent.parent / "data" / "migrations"
+from .paths import data_dir
+
+MIGRATIONS = data_dir() / "migrations"
 OPEN = ("challenge", "active")
 
 
 class ChannelBusy(Exception):
     """The channel already has an open game."""
+
+
+class StaleRecord(Exception):
+    """The game was changed by someone else since it was read: nothing was written."""
+
+
+class StoreError(Exception):
+    """The database cannot be used (in use, not a database, read-only, bad path): one sentence."""
 
 
 @dataclass
@@ -37,6 +61,9 @@ class GameRecord:
     draw_offer: str | None = None
     created_at: str = ""
     updated_at: str = ""
+    version: int = 0                 # raised by every save (compare-and-set)
+    rules_version: str | None = None # Kibitz version the game was started under
+    error: str | None = None         # why a suspended game could not be restored
     id: int | None = None
 
     @property
@@ -53,11 +80,14 @@ class GameRecord:
 
 class GameStore(Protocol):
     async def create(self, record: GameRecord) -> int: ...
-    async def save(self, record: GameRecord) -> None: ...
+    async def save(self, record: GameRecord) -> None:
+        """Write `record` if the stored row still has `record.version`, then raise it by one;
+        else raise StaleRecord. Raises ChannelBusy for a second open game in a channel."""
     async def get(self, game_id: int) -> GameRecord | None: ...
     async def open_game(self, channel_id: str) -> GameRecord | None: ...
     async def latest(self, channel_id: str) -> GameRecord | None: ...
     async def open_games(self) -> list[GameRecord]: ...
+    async def count_open(self) -> int: ...
     async def close(self) -> None: ...
 
 
@@ -77,10 +107,14 @@ class InMemoryStore:
         return record.id
 
     async def save(self, record: GameRecord) -> None:
+        stored = self._rows.get(record.id)
+        if stored is None or stored.version != record.version:
+            raise StaleRecord(record.id)
         if record.is_open:
             other = await self.open_game(record.channel_id)
             if other and other.id != record.id:
                 raise ChannelBusy(record.channel_id)
+        record.version += 1
         self._rows[record.id] = record.copy()
 
     async def get(self, game_id: int) -> GameRecord | None:
@@ -97,12 +131,16 @@ class InMemoryStore:
     async def open_games(self) -> list[GameRecord]:
         return [r.copy() for r in self._rows.values() if r.is_open]
 
+    async def count_open(self) -> int:
+        return sum(r.is_open for r in self._rows.values())
+
     async def close(self) -> None:
         pass
 
 
 _COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
-            "result", "reason", "score", "draw_offer", "created_at", "updated_at")
+            "result", "reason", "score", "draw_offer", "created_at", "updated_at", "version",
+            "rules_version", "error")
 
 
 def _to_row(record: GameRecord) -> tuple:
@@ -122,22 +160,47 @@ def _from_row(row: aiosqlite.Row) -> GameRecord:
 class SqliteStore:
     """SQLite through aiosqlite: WAL, synchronous=NORMAL, one writer at a time, numbered migrations."""
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    def __init__(self, conn: aiosqlite.Connection, lock_fd: int | None = None) -> None:
         self._conn = conn
         self._write = asyncio.Lock()
+        self._lock_fd = lock_fd
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteStore":
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        conn = await aiosqlite.connect(str(path))
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        store = cls(conn)
-        await store.migrate()
-        return store
+        """Open (creating and migrating) the database, or raise StoreError with one sentence."""
+        lock_fd = None if str(path) == ":memory:" else _lock_file(Path(path))
+        conn = None
+        try:
+            conn = aiosqlite.connect(str(path))
+            worker = getattr(conn, "_thread", None)
+            if worker is not None:
+                worker.daemon = True   # a store left open (a crash, a failed test) never keeps the process alive
+            await conn
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            (check,) = await (await conn.execute("PRAGMA quick_check")).fetchone()
+            if check != "ok":
+                raise StoreError(f"The database {path} is damaged ({check}). Restore it from a backup.")
+            store = cls(conn, lock_fd)
+            await store.migrate()
+            await store._prove_writable()
+            return store
+        except BaseException as exc:
+            if conn is not None:
+                await conn.close()   # else aiosqlite's thread keeps the process alive
+            if lock_fd is not None:
+                os.close(lock_fd)
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise StoreError(_database_sentence(path, exc)) from None
+            raise
+
+    async def _prove_writable(self) -> None:
+        """A read-only database is refused at start-up, not at the first move."""
+        async with self._write:
+            (version,) = await (await self._conn.execute("PRAGMA user_version")).fetchone()
+            await self._conn.execute(f"PRAGMA user_version = {int(version)}")
 
     async def migrate(self) -> int:
         async with self._write:
@@ -161,18 +224,32 @@ class SqliteStore:
             except aiosqlite.IntegrityError:
                 await self._conn.rollback()
                 raise ChannelBusy(record.channel_id) from None
+            except BaseException:
+                await self._conn.rollback()
+                raise
         record.id = cursor.lastrowid
         return record.id
 
     async def save(self, record: GameRecord) -> None:
         assignments = ", ".join(f"{c} = ?" for c in _COLUMNS)
+        row = _to_row(replace(record, version=record.version + 1))
         async with self._write:
             try:
-                await self._conn.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*_to_row(record), record.id))
+                cursor = await self._conn.execute(
+                    f"UPDATE games SET {assignments} WHERE id = ? AND version = ?", (*row, record.id, record.version))
+                if cursor.rowcount != 1:
+                    await self._conn.rollback()
+                    raise StaleRecord(record.id)
                 await self._conn.commit()
             except aiosqlite.IntegrityError:
                 await self._conn.rollback()
                 raise ChannelBusy(record.channel_id) from None
+            except StaleRecord:
+                raise
+            except BaseException:
+                await self._conn.rollback()
+                raise
+        record.version += 1
 
     async def _one(self, sql: str, args: tuple) -> GameRecord | None:
         row = await (await self._conn.execute(sql, args)).fetchone()
@@ -193,5 +270,54 @@ class SqliteStore:
             "SELECT * FROM games WHERE status IN ('challenge', 'active') ORDER BY id")).fetchall()
         return [_from_row(r) for r in rows]
 
+    async def count_open(self) -> int:
+        (count,) = await (await self._conn.execute(
+            "SELECT COUNT(*) FROM games WHERE status IN ('challenge', 'active')")).fetchone()
+        return int(count)
+
     async def close(self) -> None:
         await self._conn.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+
+def _lock_file(path: Path) -> int:
+    """Create the parent folder and take an exclusive lock on the database file (one process
+    per file). Raises StoreError with a sentence for every way the path can be unusable."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise StoreError(f"Cannot create the database {path}: a part of its folder path is a file, "
+                         f"not a folder. Set KIBITZ_DB to a file path in a folder.") from None
+    except OSError as exc:
+        raise StoreError(f"Cannot create the folder for the database {path}: {exc.strerror}.") from None
+    if path.is_dir():
+        raise StoreError(f"KIBITZ_DB points at a folder ({path}), not a database file. "
+                         f"Set it to a file path such as {path / 'kibitz.sqlite3'}.")
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except PermissionError:
+        raise StoreError(f"The database {path} is read-only (or its folder is): Kibitz needs to write "
+                         f"to it. Fix its permissions or set KIBITZ_DB to a writable file.") from None
+    except OSError as exc:
+        raise StoreError(f"Cannot open the database {path}: {exc.strerror}.") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+            raise StoreError(f"Another Kibitz process is already using {path}. With SQLite, run one "
+                             f"process per database file (use PostgreSQL to run several).") from None
+        raise StoreError(f"Cannot lock the database {path}: {exc.strerror}.") from None
+    return fd
+
+
+def _database_sentence(path: str | Path, exc: sqlite3.DatabaseError) -> str:
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return f"The file {path} is not a Kibitz database (or it is damaged): {text}. Move it away or restore a backup."
+    if "readonly" in text or "read-only" in text:
+        return (f"The database {path} is read-only (or its folder is): Kibitz needs to write to it. "
+                f"Fix its permissions or set KIBITZ_DB to a writable file.")
+    return f"Cannot use the database {path}: {text}."

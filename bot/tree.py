@@ -10,6 +10,11 @@ Ephemeral after a public "thinking" defer: Discord makes the first followup afte
 response replace the loading message *with the visibility chosen at defer time*, ignoring the
 followup's own ephemeral flag. So when the answer turns out to be private (an error), we first
 delete the public loading message, then send the ephemeral followup.
+
+A public answer after a "thinking" defer replaces the loading message by editing it (PATCH
+@original) rather than by a first followup (POST). Both look the same to the user, but an edit
+can be repeated safely: discord.py retries a request Discord answered with a 5xx, and a POST
+that Discord had carried out before failing would post the board twice.
 """
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please try again."
 MAX_CONTENT = 2000
-_ANSWERED = "kibitz_answered"   # Interaction.extras key: a followup already resolved the defer
+_ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already resolved the defer
 
 
 def user_message(error: BaseException) -> str | None:
@@ -50,25 +55,45 @@ async def send(interaction: discord.Interaction, content: str = "", *, ephemeral
 
     Extra keyword arguments (file, view, ...) go with the last piece.
     """
-    pieces = split_content(content) or [""]
-    for index, piece in enumerate(pieces):
-        extra = kwargs if index == len(pieces) - 1 else {}
-        await _send_one(interaction, piece, ephemeral=ephemeral, **extra)
+    texts = split_content(content) or [""]
+    for index, text in enumerate(texts):
+        extra = kwargs if index == len(texts) - 1 else {}
+        await send_piece(interaction, text, ephemeral=ephemeral, **extra)
 
 
-async def _send_one(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
+def resolves_loading(interaction: discord.Interaction) -> bool:
+    """Whether the public "thinking" message of a deferred command still waits for its answer."""
+    return (interaction.response.is_done()
+            and interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+            and not interaction.extras.get(_ANSWERED))
+
+
+async def send_piece(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
+    """Send one message (at most 2000 characters) as the interaction's answer or a followup."""
     if not interaction.response.is_done():
         await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
         return
-    loading = (interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-               and not interaction.extras.get(_ANSWERED))
-    if loading and ephemeral:
+    if resolves_loading(interaction):
+        if not ephemeral:
+            await _replace_loading(interaction, content, **kwargs)
+            interaction.extras[_ANSWERED] = True
+            return
         try:
             await interaction.delete_original_response()
         except discord.HTTPException:
             log.debug("could not delete the loading message of interaction %s", interaction.id)
     await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     interaction.extras[_ANSWERED] = True
+
+
+async def _replace_loading(interaction: discord.Interaction, content: str, *, file: discord.File | None = None,
+                           view: discord.ui.View | None = None, **kwargs) -> None:
+    """Turn the public "thinking" message into the answer (see module docstring)."""
+    if file is not None:
+        kwargs["attachments"] = [file]
+    if view is not None:
+        kwargs["view"] = view
+    await interaction.edit_original_response(content=content, **kwargs)
 
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:

@@ -7,7 +7,16 @@ from pathlib import Path
 
 from PIL import Image, ImageFont
 
-DEFAULT_DATA = Path(__file__).resolve().parents[1] / "data"
+def _shipped_data() -> Path:
+    """The art shipped with Kibitz: the installed package kibitz_data, else the checkout's data/."""
+    try:
+        from kibitz_data import DATA_DIR
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "data"
+    return DATA_DIR
+
+
+DEFAULT_DATA = _shipped_data()
 
 PIECE_LETTERS = "KQRBNP"
 FONT_FILE = "fonts/DejaVuSans-Bold.ttf"

@@ -4,18 +4,21 @@ Every command defers ("thinking") before it calls the service, so rendering or s
 runs into Discord's 3-second deadline; the answer then comes as a followup. Errors are not
 handled here: they propagate to ``KibitzTree.on_error`` (bot/tree.py). Autocomplete only
 suggests; the service validates slugs and moves again.
+
+Commands that change a game send the service's answer with ``deliver_reply``: once the
+service has returned, the change is committed, so the answer is delivered (by followup, else
+in the channel) and never turned into an error. Commands that only read use ``send_reply``.
 """
 from __future__ import annotations
 
 import logging
-from typing import Optional
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.service import GameService, UserError
-from bot.views.replies import channel_key, guild_key, player, send_reply
+from bot.views.replies import channel_key, deliver_reply, guild_key, player, send_reply
 
 log = logging.getLogger(__name__)
 
@@ -63,11 +66,11 @@ class Games(commands.Cog):
     @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def puzzle(self, interaction: discord.Interaction, variant: str,
-                     seed: Optional[app_commands.Range[int, 0, MAX_SEED]] = None) -> None:
+                     seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         reply = await self.service.start_puzzle(channel_key(interaction), player(interaction.user), variant,
                                                 seed, guild=guild_key(interaction))
-        await send_reply(interaction, reply)
+        await deliver_reply(interaction, reply)
 
     @app_commands.command(name="challenge", description="Challenge a member to a two-player variant.")
     @app_commands.describe(opponent="Who you want to play", variant="The variant")
@@ -78,7 +81,7 @@ class Games(commands.Cog):
             raise UserError("Bots do not play here; challenge a person.")
         reply = await self.service.challenge(channel_key(interaction), player(interaction.user), player(opponent),
                                              variant, guild=guild_key(interaction))
-        await send_reply(interaction, reply)
+        await deliver_reply(interaction, reply)
 
     # -- playing ----------------------------------------------------------------------------
     @app_commands.command(name="move", description="Play a move in this channel's game.")
@@ -86,7 +89,8 @@ class Games(commands.Cog):
     @app_commands.autocomplete(move=move_autocomplete)
     async def move(self, interaction: discord.Interaction, move: str) -> None:
         await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.move(channel_key(interaction), player(interaction.user), move))
+        reply = await self.service.move(channel_key(interaction), player(interaction.user), move)
+        await deliver_reply(interaction, reply)
 
     @app_commands.command(name="board", description="Show this channel's game.")
     async def board(self, interaction: discord.Interaction) -> None:
@@ -96,17 +100,20 @@ class Games(commands.Cog):
     @app_commands.command(name="resign", description="Resign this channel's game (or give up the puzzle).")
     async def resign(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.resign(channel_key(interaction), player(interaction.user)))
+        reply = await self.service.resign(channel_key(interaction), player(interaction.user))
+        await deliver_reply(interaction, reply)
 
     @app_commands.command(name="draw", description="Offer a draw, accept one, or claim a draw that can be claimed.")
     async def draw(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.draw(channel_key(interaction), player(interaction.user)))
+        reply = await self.service.draw(channel_key(interaction), player(interaction.user))
+        await deliver_reply(interaction, reply)
 
     @app_commands.command(name="undo", description="Take back your last move in a solo puzzle.")
     async def undo(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.undo(channel_key(interaction), player(interaction.user)))
+        reply = await self.service.undo(channel_key(interaction), player(interaction.user))
+        await deliver_reply(interaction, reply)
 
 
 async def setup(bot: commands.Bot) -> None:

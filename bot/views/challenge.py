@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.tree import report_error
-from bot.views.replies import channel_key, player, send_reply
+from bot.views.replies import channel_key, deliver_reply, describe, player
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def _service(interaction: discord.Interaction) -> "GameService":
+def _service(interaction: discord.Interaction) -> GameService:
     return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
@@ -47,15 +47,28 @@ class _ChallengeButton:
         try:
             await interaction.response.defer()   # for a button: "deferred update", no new message yet
             reply = await self.answer(interaction)
-            # The challenge is settled: take the buttons off the challenge message (best effort:
-            # the service has already acted, so a failed edit must not turn into an error reply).
-            try:
-                await interaction.edit_original_response(view=None)
-            except discord.HTTPException:
-                log.warning("could not remove the buttons from challenge %s", self.game_id, exc_info=True)
-            await send_reply(interaction, reply)
-        except Exception as error:   # discord.py would only log it; give the user a reply
+        except Exception as error:  # noqa: BLE001 - discord.py would only log it; give the user a reply
             await report_error(interaction, error)
+            return
+        # The service has acted: from here on nothing may turn into an error reply.
+        await self._take_buttons_off(interaction)
+        await deliver_reply(interaction, reply)
+
+    async def _take_buttons_off(self, interaction: discord.Interaction) -> None:
+        """The challenge is settled: remove its buttons (best effort), through the interaction or
+        else through the channel, as the bot's own message."""
+        try:
+            await interaction.edit_original_response(view=None)
+            return
+        except Exception as error:  # noqa: BLE001 - best effort: the service has already acted
+            log.warning("could not remove the buttons from challenge %s through the interaction (%s)",
+                        self.game_id, describe(error))
+        if interaction.message is None:
+            return
+        try:
+            await interaction.message.edit(view=None)
+        except Exception:   # best effort, as above
+            log.warning("could not remove the buttons from challenge %s", self.game_id, exc_info=True)
 
 
 class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:accept:(?P<game>[0-9]+):(?P<opponent>[0-9]+)"):
@@ -69,8 +82,8 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
             custom_id=f"kibitz:accept:{game_id}:{opponent_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str], /) -> "AcceptButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> AcceptButton:
         return cls(int(match["game"]), int(match["opponent"]))
 
     async def answer(self, interaction: discord.Interaction):
@@ -91,8 +104,8 @@ class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
             custom_id=f"kibitz:decline:{game_id}:{challenger_id}:{opponent_id}"))
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Button,
-                             match: re.Match[str], /) -> "DeclineButton":
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DeclineButton:
         return cls(int(match["game"]), int(match["challenger"]), int(match["opponent"]))
 
     async def answer(self, interaction: discord.Interaction):

@@ -1,14 +1,49 @@
-"""Turning Discord context into service arguments, and service Replies into Discord messages."""
+"""Turning Discord context into service arguments, and service Replies into Discord messages.
+
+Two ways to send a Reply:
+
+- ``send_reply`` for answers that change nothing (``/board``, ``/rules``): if Discord refuses,
+  the error reaches ``KibitzTree.on_error`` like any other, and trying again is safe.
+- ``deliver_reply`` for the answer to a change the service has already committed (a move, a
+  resignation, an accepted challenge...). It never raises and never reports a failure, because
+  the change stands: telling the player "try again" would make the retry fail ("not your turn").
+  It sends the Reply as the interaction's followup; if that does not go through, it posts the
+  same message in the channel instead.
+
+What is retried where. discord.py's HTTP clients (``discord/webhook/async_.py`` for interaction
+answers, ``discord/http.py`` for channel messages) already wait out a 429 from Discord (the
+``retry_after`` of its JSON body) and retry any 5xx up to five attempts (1, 3, 5, 7, 9 s apart),
+so ``deliver_reply`` does not retry those again. It retries only what discord.py gives up on at
+once: a dropped or timed-out connection, and a 429 without Discord's ``Via`` header (which
+discord.py takes for a Cloudflare ban) when its ``Retry-After`` is short. Anything else (404
+Unknown Webhook once the interaction token is dead, 403, 5xx after discord.py's five attempts)
+sends the message to the channel instead.
+
+No doubles. The answer to a slash command edits its "thinking" message (see bot/tree.py), so
+repeating it after a lost answer changes the same message again. Channel messages carry a nonce
+with ``enforce_nonce``, so Discord answers a repeated post with the first message. Only a
+followup that posts (a button's answer) could appear twice, if Discord made it and the
+connection dropped before its answer; that is preferred to losing it.
+"""
 from __future__ import annotations
 
+import asyncio
 import io
+import logging
+from collections.abc import Callable
+from typing import Any
 
+import aiohttp
 import discord
 
 from bot.service import Player, Reply
-from bot.tree import send
+from bot.tree import resolves_loading, send, send_piece, split_content
 
-ALT_LIMIT = 1024   # Discord caps an attachment description at 1024 characters
+log = logging.getLogger(__name__)
+
+ALT_LIMIT = 1024          # Discord caps an attachment description at 1024 characters
+RETRY_DELAYS = (0.5, 2.0)   # our own retries (see module docstring), seconds before each
+MAX_RETRY_AFTER = 10.0    # longest Retry-After we wait out ourselves
 
 
 def channel_key(interaction: discord.Interaction) -> str:
@@ -27,14 +62,118 @@ def player(user: discord.abc.User) -> Player:
     return Player(str(user.id), user.display_name)
 
 
-async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send a service Reply: text, the board PNG with its alt text, and challenge buttons."""
-    from bot.views.challenge import challenge_view   # the view module imports this one
+def _extras(reply: Reply) -> dict[str, Any]:
+    """The board PNG with its alt text, and challenge buttons. Built afresh for every attempt."""
+    from bot.views.challenge import challenge_view  # the view module imports this one
 
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     if reply.image is not None:
         extra["file"] = discord.File(io.BytesIO(reply.image), filename=reply.filename or "board.png",
                                      description=(reply.alt or "")[:ALT_LIMIT] or None)
     if reply.challenge is not None:
         extra["view"] = challenge_view(*reply.challenge)
-    await send(interaction, reply.text, ephemeral=reply.ephemeral, **extra)
+    return extra
+
+
+async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send a service Reply that changed nothing: text, the board PNG with its alt text, buttons."""
+    await send(interaction, reply.text, ephemeral=reply.ephemeral, **_extras(reply))
+
+
+async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Deliver the Reply to a committed change, to the interaction or else to the channel.
+
+    Never raises (see module docstring); what cannot be delivered at all is logged.
+    """
+    texts = split_content(reply.text) or [""]
+    to_channel = False
+    for index, text in enumerate(texts):
+        # file and buttons go with the last message, built afresh for each attempt
+        extras: Callable[[], dict[str, Any]] = (lambda: _extras(reply)) if index == len(texts) - 1 else dict
+        if not to_channel:
+            to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
+        if to_channel:
+            await _to_channel(interaction, reply, index, text, extras)
+    if to_channel and resolves_loading(interaction):
+        # The answer is in the channel; take the "thinking" message away if Discord still lets us.
+        try:
+            await interaction.delete_original_response()
+        except Exception as error:  # noqa: BLE001 - cosmetic: it times out on Discord's side anyway
+            log.debug("could not remove the loading message of interaction %s: %s", interaction.id, describe(error))
+
+
+async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral: bool,
+                          extras: Callable[[], dict[str, Any]]) -> bool:
+    """Send one message as the interaction's answer, retrying what discord.py does not.
+    True when it went through; False when the channel should have it instead."""
+    attempt = 0
+    while True:
+        try:
+            await send_piece(interaction, text, ephemeral=ephemeral, **extras())
+            return True
+        except Exception as error:  # noqa: BLE001 - the change is committed: no error may escape
+            delay = retry_delay(error, attempt)
+            if delay is None:
+                log.warning("could not answer interaction %s (%s); posting in the channel instead",
+                            interaction.id, describe(error))
+                return False
+            log.warning("answering interaction %s failed (%s); retrying in %.1f s",
+                        interaction.id, describe(error), delay)
+        await asyncio.sleep(delay)
+        attempt += 1
+
+
+async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int, text: str,
+                      extras: Callable[[], dict[str, Any]]) -> None:
+    """Post one message of the Reply in the interaction's channel, as a plain bot message."""
+    if reply.ephemeral:   # a private answer must not turn public; none of the committed ones is private
+        log.error("could not deliver the private answer to interaction %s", interaction.id)
+        return
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        log.error("could not deliver the answer to interaction %s: no channel to post in", interaction.id)
+        return
+    nonce = f"{interaction.id}-{index}"   # at most 25 characters; the same nonce never posts twice
+    attempt = 0
+    while True:
+        try:
+            await channel.send(text or None, nonce=nonce, **extras())
+            return
+        except Exception as error:   # the change is committed: no error may escape
+            delay = retry_delay(error, attempt)
+            if delay is None:
+                log.error("could not deliver the answer to interaction %s in channel %s: %s",
+                          interaction.id, channel.id, describe(error), exc_info=error)
+                return
+            log.warning("posting the answer to interaction %s failed (%s); retrying in %.1f s",
+                        interaction.id, describe(error), delay)
+        await asyncio.sleep(delay)
+        attempt += 1
+
+
+def retry_delay(error: BaseException, attempt: int) -> float | None:
+    """Seconds to wait before retrying after `error`, or None when a retry is not ours to make."""
+    if attempt >= len(RETRY_DELAYS):
+        return None
+    if isinstance(error, (aiohttp.ClientConnectionError, TimeoutError)):
+        return RETRY_DELAYS[attempt]
+    if isinstance(error, discord.HTTPException) and error.status == 429:
+        # discord.py waits out Discord's own 429s; it gives up at once on one without Discord's
+        # proxy header. Wait that out too when it is short.
+        wait = _retry_after(error)
+        if wait is not None and 0 <= wait <= MAX_RETRY_AFTER:
+            return wait
+    return None
+
+
+def _retry_after(error: discord.HTTPException) -> float | None:
+    try:
+        return float(error.response.headers["Retry-After"])
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
+def describe(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.text or type(error).__name__}"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__

@@ -235,6 +235,8 @@ async def test_move_suggestions_filter_legal_moves_by_prefix(service):
 async def test_rules_and_variant_list(service):
     listing = await service.list_variants()
     assert "`kingswap`" in listing.text and "`standard`" in listing.text
+    assert all(f"`{slug}`" in listing.text for slug in __import__("rules").VARIANTS)
+    assert len(listing.text) <= 2000   # one Discord message
     card = await service.rules_text("kingswap")
     assert card.text.startswith("# KingSwap!")
     assert service.variant_choices("kingsw")[0] == ("kingswap", "KingSwap!")

@@ -2,7 +2,7 @@
 import pytest
 
 from bot.service import GameService
-from bot.store import ChannelBusy, GameRecord, SqliteStore
+from bot.store import MIGRATIONS, ChannelBusy, GameRecord, SqliteStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 
@@ -17,7 +17,10 @@ def record(channel=CHANNEL, status="active"):
 
 async def test_migrations_set_the_user_version_and_are_idempotent():
     store = await SqliteStore.open(":memory:")
-    assert await store.migrate() == 1
+    latest = max(int(script.name.split("_", 1)[0]) for script in MIGRATIONS.glob("*.sql"))
+    assert latest >= 2
+    assert await store.migrate() == latest
+    assert await store.migrate() == latest
     await store.close()
 
 

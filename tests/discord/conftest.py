@@ -5,7 +5,7 @@ import asyncio
 import contextlib
 import io
 import os
-from typing import AsyncIterator
+from collections.abc import AsyncIterator
 
 import discord
 import pytest_asyncio

@@ -16,18 +16,30 @@ back for that interaction, in order. Nothing here touches the internet.
 Discord's first-followup rule is modelled: after a deferred "thinking" response (type 5) the
 first followup replaces the loading message and keeps the visibility chosen at defer time
 (its own ephemeral flag is ignored), unless the bot deleted the loading message first.
+
+Bot messages in the channel (``POST /channels/{id}/messages``) are kept in
+``fake.channel_messages``; a repeated ``nonce`` with ``enforce_nonce`` returns the first message,
+as Discord does, instead of posting again.
+
+Faults: ``fake.rate_limit("answer", retry_after=0.2)``, ``fake.server_error("followup")``,
+``fake.unknown_webhook("answer")``, ``fake.disconnect("answer", after=True)`` or the general
+``fake.inject(...)`` answer the next N requests to a route (a name in ``ROUTES`` or
+``"METHOD /path-regex"``) the way Discord does when it fails. Every REST request is recorded in
+``fake.requests`` with the status it got and when it arrived; ``fake.requests_to(route)`` filters.
 """
 from __future__ import annotations
 
 import asyncio
 import itertools
 import json
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any, Self
 
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -46,7 +58,7 @@ def _json(data: Any, status: int = 200) -> web.Response:
 
 
 def _now_iso() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 @dataclass
@@ -141,13 +153,21 @@ class InteractionLog:
         raise AssertionError(f"no autocomplete answer to interaction {self.id}: {self.sent!r}")
 
     def is_answered(self) -> bool:
-        """A final answer arrived: a message or autocomplete result, or a followup after a defer."""
+        """A final answer arrived: a message or autocomplete result, or after a defer a followup or
+        (after a "thinking" defer) an edit of the loading message."""
         for s in self.sent:
             if s.kind == "callback" and s.type in (CHANNEL_MESSAGE, UPDATE_MESSAGE, AUTOCOMPLETE_RESULT, MODAL):
                 return True
             if s.kind == "followup":
                 return True
+            if s.kind == "edit" and self.callbacks and self.callbacks[0].type == DEFERRED_CHANNEL_MESSAGE:
+                return True
         return False
+
+    @property
+    def answers(self) -> list[Sent]:
+        """What came after the defer: followups and edits of @original."""
+        return [s for s in self.sent if s.kind in ("followup", "edit")]
 
     def components(self) -> list[dict[str, Any]]:
         """Every component (flattened) in the messages the bot sent for this interaction."""
@@ -157,7 +177,7 @@ class InteractionLog:
                 out.extend(row.get("components", [row]))
         return out
 
-    async def wait(self, predicate: Callable[["InteractionLog"], bool], timeout: float = 5.0) -> None:
+    async def wait(self, predicate: Callable[[InteractionLog], bool], timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout
         while not predicate(self):
             left = deadline - time.monotonic()
@@ -166,7 +186,7 @@ class InteractionLog:
             self.changed.clear()
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
 
@@ -177,6 +197,45 @@ class Request:
     query: dict[str, str]
     body: Any
     files: list[Upload]
+    status: int = 0    # what the fake answered; 0 while unanswered or when the connection was dropped
+    fault: Fault | None = None
+    at: float = field(default_factory=time.monotonic)
+
+
+# Routes by name, as (method regex, path regex without the /api/v10 prefix).
+ROUTES: dict[str, tuple[str, str]] = {
+    "callback": ("POST", r"/interactions/[^/]+/[^/]+/callback"),
+    # the answer after a defer, however it is sent: a followup, or an edit of the loading message
+    "answer": ("POST|PATCH", r"/webhooks/[^/]+/[^/]+(/messages/@original)?"),
+    "followup": ("POST", r"/webhooks/[^/]+/[^/]+"),
+    "edit_original": ("PATCH", r"/webhooks/[^/]+/[^/]+/messages/@original"),
+    "delete_original": ("DELETE", r"/webhooks/[^/]+/[^/]+/messages/@original"),
+    "get_original": ("GET", r"/webhooks/[^/]+/[^/]+/messages/@original"),
+    "channel_message": ("POST", r"/channels/[^/]+/messages"),
+    "edit_channel_message": ("PATCH", r"/channels/[^/]+/messages/[^/]+"),
+}
+
+
+def _route(route: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    method, pattern = ROUTES[route] if route in ROUTES else route.split(" ", 1)
+    return re.compile(method.upper()), re.compile(pattern)
+
+
+@dataclass
+class Fault:
+    """Answer requests to one route with a failure instead of (or, with `after`, after) the real answer."""
+    method: re.Pattern[str]
+    pattern: re.Pattern[str]
+    status: int | None                 # None: drop the connection without an answer
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    times: int | None = 1              # how many requests to spoil; None: until cleared
+    after: bool = False                # do the work first (the message exists), then fail: a lost answer
+    hits: int = 0
+
+    def matches(self, method: str, path: str) -> bool:
+        return (self.times is None or self.hits < self.times) and self.method.fullmatch(method) is not None \
+            and self.pattern.fullmatch(path) is not None
 
 
 class FakeDiscord:
@@ -203,6 +262,9 @@ class FakeDiscord:
         self.interactions: dict[str, InteractionLog] = {}  # by token
         self.messages: dict[str, dict[str, Any]] = {}      # every message the bot created, by id
         self.unhandled: list[Request] = []                 # REST calls this fake does not know
+        self.channel_messages: list[Sent] = []             # messages the bot posted in channels itself
+        self.faults: list[Fault] = []
+        self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
 
         self.ready = asyncio.Event()
         self._ws: web.WebSocketResponse | None = None
@@ -211,7 +273,7 @@ class FakeDiscord:
         self.port: int | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
-    async def start(self) -> "FakeDiscord":
+    async def start(self) -> Self:
         app = web.Application(client_max_size=64 * 1024 * 1024)
         app.router.add_get("/gateway", self._gateway)
         app.router.add_route("*", self.API_PREFIX + "/{tail:.*}", self._rest)
@@ -229,7 +291,7 @@ class FakeDiscord:
             await self._runner.cleanup()
             self._runner = None
 
-    async def __aenter__(self) -> "FakeDiscord":
+    async def __aenter__(self) -> Self:
         return await self.start()
 
     async def __aexit__(self, *exc: object) -> None:
@@ -316,6 +378,62 @@ class FakeDiscord:
         self.messages[message["id"]] = message
         return message
 
+    # -- faults -------------------------------------------------------------------------------
+    def inject(self, route: str, *, status: int | None, body: Any = None, headers: dict[str, str] | None = None,
+               times: int | None = 1, after: bool = False) -> Fault:
+        """Spoil the next `times` requests to `route` (None: until clear_faults)."""
+        method, pattern = _route(route)
+        fault = Fault(method, pattern, status, body, dict(headers or {}), times, after)
+        self.faults.append(fault)
+        return fault
+
+    def rate_limit(self, route: str, retry_after: float, *, times: int | None = 1, is_global: bool = False,
+                   via: bool = True) -> Fault:
+        """429 as Discord sends it: Retry-After header, retry_after in the JSON body, and the `Via`
+        header of Discord's proxy (without it, clients take the 429 for a Cloudflare ban)."""
+        headers = {"Retry-After": f"{retry_after:g}", "X-RateLimit-Scope": "global" if is_global else "user",
+                   "X-RateLimit-Global": "true" if is_global else "false"}
+        if via:
+            headers["Via"] = "1.1 google"
+        body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
+        return self.inject(route, status=429, body=body, headers=headers, times=times)
+
+    def server_error(self, route: str, *, times: int | None = 1, status: int = 500, after: bool = False) -> Fault:
+        return self.inject(route, status=status, body={"message": "500: Internal Server Error", "code": 0},
+                           times=times, after=after)
+
+    def unknown_webhook(self, route: str = "answer", *, times: int | None = None) -> Fault:
+        """404 Unknown Webhook: what Discord answers once an interaction token is dead."""
+        return self.inject(route, status=404, body={"message": "Unknown Webhook", "code": 10015}, times=times)
+
+    def disconnect(self, route: str, *, times: int | None = 1, after: bool = False) -> Fault:
+        """Close the connection without an answer (with `after`: once the request has taken effect)."""
+        return self.inject(route, status=None, times=times, after=after)
+
+    def clear_faults(self) -> None:
+        self.faults.clear()
+
+    def requests_to(self, route: str) -> list[Request]:
+        method, pattern = _route(route)
+        return [r for r in self.requests if method.fullmatch(r.method) and pattern.fullmatch(r.path)]
+
+    def _fault_for(self, method: str, path: str) -> Fault | None:
+        for fault in self.faults:
+            if fault.matches(method, path):
+                fault.hits += 1
+                return fault
+        return None
+
+    @staticmethod
+    def _spoiled(request: web.Request, fault: Fault) -> web.Response:
+        if fault.status is None:
+            if request.transport is not None:
+                request.transport.close()
+            return web.Response(status=499)   # never reaches the client: the connection is gone
+        body = json.dumps(fault.body).encode() if fault.body is not None else b""
+        headers = {"Content-Type": "application/json", **fault.headers}
+        return web.Response(body=body, status=fault.status, headers=headers)
+
     # -- gateway ------------------------------------------------------------------------------
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         ws = web.WebSocketResponse(autoping=True)
@@ -357,6 +475,8 @@ class FakeDiscord:
             body: Any = {}
             reader = await request.multipart()
             async for part in reader:
+                if not isinstance(part, BodyPartReader):   # Discord never nests multipart bodies
+                    continue
                 data = await part.read()
                 if part.name == "payload_json":
                     body = json.loads(data)
@@ -376,9 +496,19 @@ class FakeDiscord:
         body, files = await self._read_body(request)
         record = Request(request.method, path, dict(request.query), body, files)
         self.requests.append(record)
-        parts = path.strip("/").split("/")
-        method = request.method
+        record.fault = self._fault_for(request.method, path)
+        if record.fault is not None and not record.fault.after:
+            response = self._spoiled(request, record.fault)
+        else:
+            response = self._answer(request.method, path, request.query, record, body, files)
+            if record.fault is not None:
+                response = self._spoiled(request, record.fault)
+        record.status = response.status if record.fault is None or record.fault.status is not None else 0
+        return response
 
+    def _answer(self, method: str, path: str, query: Any, record: Request, body: Any,
+                files: list[Upload]) -> web.Response:
+        parts = path.strip("/").split("/")
         if method == "GET" and path == "/users/@me":
             return _json(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -396,7 +526,9 @@ class FakeDiscord:
         if parts[:1] == ["interactions"] and parts[-1] == "callback":
             return self._callback(parts[1], parts[2], body, files)
         if parts[:1] == ["webhooks"] and len(parts) >= 3:
-            return self._webhook(method, parts, request.query, body, files)
+            return self._webhook(method, parts, query, body, files)
+        if parts[:1] == ["channels"] and parts[2:3] == ["messages"] and len(parts) == 3 and method == "POST":
+            return self._channel_message(parts[1], body or {}, files)
         if parts[:1] == ["channels"] and parts[2:3] == ["messages"] and len(parts) == 4 and method == "PATCH":
             message = self.messages.get(parts[3])
             if message is None:
@@ -405,6 +537,20 @@ class FakeDiscord:
             return _json(edited)
         self.unhandled.append(record)
         return self._not_found()
+
+    def _channel_message(self, channel_id: str, body: dict[str, Any], files: list[Upload]) -> web.Response:
+        if channel_id != self.channel_id:
+            return _json({"message": "Unknown Channel", "code": 10003}, status=404)
+        nonce = body.get("nonce")
+        if nonce is not None and body.get("enforce_nonce") and (channel_id, str(nonce)) in self._nonces:
+            return _json(self._nonces[(channel_id, str(nonce))])   # Discord: same nonce, same message
+        message = self._message(body, files, flags=body.get("flags", 0) or 0)
+        message.pop("webhook_id", None)
+        message.update(type=0, nonce=nonce)
+        if nonce is not None and body.get("enforce_nonce"):
+            self._nonces[(channel_id, str(nonce))] = message
+        self.channel_messages.append(Sent("channel_message", body, files, message))
+        return _json(message)
 
     @staticmethod
     def _not_found() -> web.Response:
@@ -464,12 +610,11 @@ class FakeDiscord:
         if len(parts) == 3 and method == "POST":          # followup
             if not log.callbacks:
                 return _json({"message": "Unknown interaction", "code": 10062}, status=404)
-            loading = (log.original is not None and not log.original_deleted
-                       and log.original.get("flags", 0) & LOADING)
-            if loading:
+            original = log.original
+            if original is not None and not log.original_deleted and original.get("flags", 0) & LOADING:
                 # Discord: the first followup resolves the loading message, keeping its visibility.
-                flags = log.original.get("flags", 0) & ~LOADING
-                log.original = message = self._message(body, files, flags=flags, base=log.original)
+                flags = original.get("flags", 0) & ~LOADING
+                log.original = message = self._message(body, files, flags=flags, base=original)
             else:
                 message = self._message(body, files, flags=body.get("flags", 0) or 0)
             self._add(log, Sent("followup", body, files, message))
@@ -526,7 +671,8 @@ class FakeDiscord:
     def _options(self, command: dict[str, Any], values: dict[str, Any],
                  focused: str | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         declared = {o["name"]: o for o in command.get("options", [])}
-        options, resolved = [], {}
+        options: list[dict[str, Any]] = []
+        resolved: dict[str, Any] = {}
         for name, value in values.items():
             if name not in declared:
                 raise AssertionError(f"/{command['name']} has no option {name!r}; it has {list(declared)}")
@@ -541,20 +687,30 @@ class FakeDiscord:
             options.append(option)
         return options, resolved
 
-    async def _run(self, log: InteractionLog, timeout: float) -> InteractionLog:
+    async def _run(self, log: InteractionLog, timeout: float, wait: bool = True) -> InteractionLog:
         await self._dispatch("INTERACTION_CREATE", log.payload)
-        await log.wait(InteractionLog.is_answered, timeout)
+        if wait:
+            await log.wait(InteractionLog.is_answered, timeout)
         return log
 
+    async def wait_until(self, predicate: Callable[[], object], timeout: float = 5.0) -> None:
+        """Poll until predicate() is true (for answers that do not come through the interaction)."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out; requests: {[(r.method, r.path, r.status) for r in self.requests]}")
+            await asyncio.sleep(0.01)
+
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: dict[str, Any],
-                    timeout: float = 5.0) -> InteractionLog:
-        """Run /name with options (user options take a user dict); wait for the bot's answer."""
+                    timeout: float = 5.0, wait: bool = True) -> InteractionLog:
+        """Run /name with options (user options take a user dict); wait for the bot's answer
+        (with wait=False, return as soon as the interaction is dispatched)."""
         command = self._command_named(name)
         opts, resolved = self._options(command, options or {})
         data = {"id": command["id"], "name": name, "type": 1, "options": opts}
         if resolved:
             data["resolved"] = resolved
-        return await self._run(self._interaction(2, user, data), timeout)
+        return await self._run(self._interaction(2, user, data), timeout, wait)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str, *, user: dict[str, Any],
                            timeout: float = 5.0) -> list[dict[str, Any]]:
@@ -568,14 +724,14 @@ class FakeDiscord:
         return log.choices
 
     async def click(self, custom_id: str, *, user: dict[str, Any], message: dict[str, Any] | None = None,
-                    timeout: float = 5.0) -> InteractionLog:
+                    timeout: float = 5.0, wait: bool = True) -> InteractionLog:
         """Click the button with custom_id on `message` (default: the latest message carrying it)."""
         if message is None:
             message = self.message_with(custom_id)
         data = {"custom_id": custom_id, "component_type": 2}
         log = self._interaction(3, user, data, message=message)
         log.original = message   # for a component interaction, @original is the clicked message
-        return await self._run(log, timeout)
+        return await self._run(log, timeout, wait)
 
     def message_with(self, custom_id: str) -> dict[str, Any]:
         for message in reversed(list(self.messages.values())):

@@ -8,7 +8,11 @@ import pytest
 import rules
 from tests.discord.conftest import running_bot
 from tests.discord.fake_discord import (
-    CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, FakeDiscord, InteractionLog,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    FakeDiscord,
+    InteractionLog,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -18,17 +22,17 @@ COMMANDS = {"variants", "rules", "puzzle", "challenge", "move", "board", "resign
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)   # members, presences, message content
 
 
-def assert_deferred_then_followed_up(log: InteractionLog) -> None:
+def assert_deferred_then_answered(log: InteractionLog) -> None:
     """A slash command: first a 'thinking' defer, then everything else as followups/edits."""
     assert log.callbacks, f"no callback: {log.sent!r}"
     assert log.sent[0].kind == "callback" and log.sent[0].type == DEFERRED_CHANNEL_MESSAGE, log.sent
     assert len(log.callbacks) == 1
-    assert log.followups, f"no followup after the defer: {log.sent!r}"
+    assert log.answers, f"no answer after the defer: {log.sent!r}"
 
 
 def assert_private_error(log: InteractionLog, text: str | None = None) -> str:
     """An error the user alone sees, with no public message left behind."""
-    assert_deferred_then_followed_up(log)
+    assert_deferred_then_answered(log)
     assert all(s.ephemeral for s in log.messages), log.sent
     if log.type == 2:   # the public "thinking" message was removed, not turned into the error
         assert any(s.kind == "delete" for s in log.sent), log.sent
@@ -66,7 +70,7 @@ async def test_start_up_syncs_commands_and_identifies(bot, fake):
 
 async def test_variants_lists_standard_and_kingswap(bot, fake):
     log = await fake.slash("variants", user=fake.alice)
-    assert_deferred_then_followed_up(log)
+    assert_deferred_then_answered(log)
     assert "`standard`" in log.text and "`kingswap`" in log.text
     assert not any(s.ephemeral for s in log.messages)
     assert all(len(s.content) <= 2000 for s in log.messages)
@@ -87,7 +91,7 @@ async def test_variant_autocomplete(bot, fake):
 
 async def test_puzzle_replies_with_png_and_alt_text(bot, fake, service):
     log = await fake.slash("puzzle", {"variant": "kingswap", "seed": 1}, user=fake.alice)
-    assert_deferred_then_followed_up(log)
+    assert_deferred_then_answered(log)
     reply = log.reply
     assert not reply.ephemeral
     assert "seed 1" in reply.content
@@ -104,7 +108,7 @@ async def test_puzzle_replies_with_png_and_alt_text(bot, fake, service):
 
 async def test_challenge_shows_buttons_that_only_the_opponent_may_press(bot, fake):
     log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
-    assert_deferred_then_followed_up(log)
+    assert_deferred_then_answered(log)
     buttons = {c["label"]: c for c in log.components()}
     assert set(buttons) == {"Accept", "Decline"}
     accept_id = buttons["Accept"]["custom_id"]
@@ -159,7 +163,7 @@ async def test_a_game_from_first_move_to_resignation(bot, fake):
     assert (await fake.slash("board", user=fake.carol)).reply.content == before   # nothing changed
 
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
-    assert_deferred_then_followed_up(played)
+    assert_deferred_then_answered(played)
     reply = played.reply
     assert not reply.ephemeral
     assert "alice plays **e4** (`e2e4`)" in reply.content and "bob to move" in reply.content
@@ -178,14 +182,14 @@ async def test_a_game_from_first_move_to_resignation(bot, fake):
     assert len(everything) == 20      # black's 20 legal replies
 
     resigned = await fake.slash("resign", user=fake.bob)
-    assert_deferred_then_followed_up(resigned)
+    assert_deferred_then_answered(resigned)
     assert "bob resigns" in resigned.reply.content and "alice wins" in resigned.reply.content
     after = await fake.slash("move", {"move": "e7e5"}, user=fake.bob)
     assert "No game" in assert_private_error(after)
 
     for log in fake.interactions.values():
         if log.type == 2:   # every slash command deferred before anything else
-            assert_deferred_then_followed_up(log)
+            assert_deferred_then_answered(log)
     assert fake.unhandled == []
 
 

@@ -1,7 +1,13 @@
 """Small pieces of the Discord layer that need no Discord."""
+from types import SimpleNamespace
+
+import aiohttp
+import discord
+
 from bot.config import load
 from bot.discord_app import DEFAULT_API_BASE, DiscordConfig
 from bot.tree import split_content
+from bot.views.replies import RETRY_DELAYS, retry_delay
 
 
 def test_config_reads_the_environment(tmp_path):
@@ -26,3 +32,23 @@ def test_long_text_is_split_at_line_breaks():
     assert all(len(p) <= 2000 for p in pieces) and len(pieces) > 1
     assert "\n".join(pieces) == text
     assert split_content("") == [] and split_content("x" * 4001) == ["x" * 2000, "x" * 2000, "x"]
+
+
+def _http_error(kind: type[discord.HTTPException], status: int, headers: dict[str, str] | None = None):
+    response = SimpleNamespace(status=status, reason="", headers=headers or {})
+    return kind(response, {"message": "", "code": 0})  # type: ignore[arg-type]
+
+
+def test_the_bot_retries_only_what_discord_py_gives_up_on_at_once():
+    dropped = aiohttp.ServerDisconnectedError()
+    assert [retry_delay(dropped, attempt) for attempt in range(3)] == [*RETRY_DELAYS, None]
+    assert retry_delay(TimeoutError(), 0) == RETRY_DELAYS[0]
+    # a 429 discord.py refused to wait out (no Via header): wait its Retry-After when short
+    assert retry_delay(_http_error(discord.HTTPException, 429, {"Retry-After": "0.25"}), 0) == 0.25
+    assert retry_delay(_http_error(discord.HTTPException, 429, {"Retry-After": "600"}), 0) is None
+    assert retry_delay(_http_error(discord.HTTPException, 429), 0) is None
+    # refused for good, or already retried five times by discord.py: the channel gets it
+    assert retry_delay(_http_error(discord.NotFound, 404), 0) is None
+    assert retry_delay(_http_error(discord.Forbidden, 403), 0) is None
+    assert retry_delay(_http_error(discord.DiscordServerError, 500), 0) is None
+    assert retry_delay(ValueError("a bug"), 0) is None

@@ -1,0 +1,189 @@
+"""Contravention Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): a player not in check may
+put his own King in check by a piece; the opponent must then remove that check at once, or lose.
+
+For the side to move S and the opponent O, a pseudo-legal move (never a capture of a King; castling
+added by hand, ruling 5) is legal iff afterwards
+1. if O's King stood attacked by S before the move (O "self-checked"), it is attacked by no man of
+   S any more (ruling 3: removed, and no new check);
+2. S's King is not attacked, or: S was not in check before the move, S did not self-check on its
+   previous turn (ruling 2), and every attacker is a Queen, Rook, Bishop or Knight (ruling 1).
+A player without a legal move loses, whatever the reason (ruling 8). No insufficient-material draw
+(ruling 10).
+
+Extra state: did the side to move self-check on its previous turn (a bool). The other side's
+self-check is on the board: its King is attacked while it is not its turn. FEN field 7 is `sc`
+when the flag is set and is left out otherwise (ruling 9). The en passant square is written when
+an en passant capture is legal under these rules; repetitions compare the flag as well, and count
+an en passant square whenever a pawn could take there.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name, position_key
+from ..core import Outcome
+from ..lookahead import after
+
+SELF_CHECKED = "sc"
+Castling = tuple[chess.Square, chess.Square, chess.Square, chess.Bitboard]
+CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook square, king target, square the king crosses, squares to be empty)
+    chess.E1: ((chess.H1, chess.G1, chess.F1, chess.BB_F1 | chess.BB_G1),
+               (chess.A1, chess.C1, chess.D1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1)),
+    chess.E8: ((chess.H8, chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8),
+               (chess.A8, chess.C8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8)),
+}
+
+
+def king_attackers(board: chess.Board, colour: chess.Color) -> chess.Bitboard:
+    """The men attacking `colour`'s King (empty if it has none)."""
+    king = board.king(colour)
+    return board.attackers_mask(not colour, king) if king is not None else chess.BB_EMPTY
+
+
+def is_self_checked(board: chess.Board) -> bool:
+    """Does the side that just moved stand in check (it must have done so itself)?"""
+    return bool(king_attackers(board, not board.turn))
+
+
+def crossing_square(move: chess.Move) -> chess.Square | None:
+    for _rook, target, crossed, _ in CASTLINGS.get(move.from_square, ()):
+        if move.to_square == target:
+            return crossed
+    return None
+
+
+class Contravention(ChessVariant):
+    slug = "contravention"
+    name = "Contravention Chess"
+    summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
+    insufficient_material = False
+    initial_state = False     # did the side to move self-check on its previous turn?
+
+    # -- FEN -----------------------------------------------------------------------------------
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return False
+        if fields == [SELF_CHECKED]:
+            return True
+        raise ValueError(f"Contravention Chess FEN field 7, if present, is '{SELF_CHECKED}' (the side "
+                         "to move put its own King in check on its previous turn).")
+
+    def format_state(self, state: Any) -> list[str]:
+        return [SELF_CHECKED] if state else []
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        # The side not to move may stand in check: it has just checked itself.
+        bad = board.status() & ~chess.STATUS_OPPOSITE_CHECK
+        if bad:
+            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        if king_attackers(board, not board.turn) & (board.pawns | board.kings):
+            raise ValueError("The side that just moved has its King attacked by a pawn or King: "
+                             "nobody may check himself that way.")
+        if state and board.is_check():
+            raise ValueError(f"FEN field 7 says '{SELF_CHECKED}', but then the last move had to "
+                             "leave the side to move out of check.")
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        fields = board.fen(en_passant="xfen").split()
+        if fields[3] != "-" and not any(board.is_en_passant(m) for m in self.legal(board, state)):
+            fields[3] = "-"
+        return " ".join(fields + self.format_state(state))
+
+    # -- moves ---------------------------------------------------------------------------------
+    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+        """Pseudo-legal moves, King captures included (refused with a reason), and castling by
+        hand: python-chess never castles onto an attacked square."""
+        for move in board.generate_pseudo_legal_moves():
+            if not board.is_castling(move):
+                yield move
+        king = board.king(board.turn)
+        if king is None:
+            return
+        rights = board.clean_castling_rights()
+        for rook, target, _, between in CASTLINGS.get(king, ()):
+            if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
+                yield chess.Move(king, target)
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return self.fault(board, state, move) is None
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        return self.fault(board, state, move) or f"{move.uci()} is not allowed in {self.name}."
+
+    def fault(self, board: chess.Board, state: Any, move: chess.Move) -> str | None:
+        """Why `move` (a generated candidate) is illegal, in words, or None if it is legal."""
+        me = board.turn
+        if board.kings & board.occupied_co[not me] & chess.BB_SQUARES[move.to_square]:
+            return "A King is never captured in Contravention Chess."
+        in_check = board.is_check()
+        if board.is_castling(move):
+            if in_check:
+                return "You cannot castle while your King is in check."
+            crossed = crossing_square(move)
+            if crossed is not None and board.is_attacked_by(not me, crossed):
+                return f"Your King may not castle through {chess.square_name(crossed)}: it is attacked there."
+        they_self_checked = bool(king_attackers(board, not me))
+        position = after(board, move)
+        if they_self_checked and king_attackers(position, not me):
+            their_king = chess.square_name(position.king(not me) or 0)
+            return (f"The {colour_name(not me)} King on {their_king} checked itself: "
+                    "your move must leave it attacked by none of your men.")
+        attackers = king_attackers(position, me)
+        if not attackers:
+            return None
+        if in_check:
+            return "You must get out of check."
+        if state:
+            return "You checked your own King on your last turn: you may not do it two turns in a row."
+        if attackers & (position.pawns | position.kings):
+            return "You may put your own King in check only by a Queen, Rook, Bishop or Knight, never by a pawn or King."
+        return None
+
+    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+        # The opponent's flag: did it stand self-checked before this move (its previous turn)?
+        flag = is_self_checked(board)
+        board.push(move)
+        return flag
+
+    # -- check and the end -----------------------------------------------------------------------
+    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+        kings = [board.king(colour) for colour in (board.turn, not board.turn) if king_attackers(board, colour)]
+        return [king for king in kings if king is not None]
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal:
+            if board.is_check():
+                reason = "checkmate"
+            elif is_self_checked(board):
+                reason = "cannot remove the check"
+            else:
+                reason = "no legal move"
+            return Outcome.win(colour_name(not board.turn), reason)
+        return self.automatic_draw(board, state)
+
+    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+        """Repetitions since the last capture or pawn move, the self-check flag included. A
+        position's flag is read off the position before it (was its side to move then standing
+        self-checked?); for the game's first position it is taken as unset."""
+        plies = min(board.halfmove_clock, len(board.move_stack))
+        if plies < 4:
+            return 1
+        depth = min(plies + 1, len(board.move_stack))
+        probe = board.copy(stack=depth)
+        key = position_key(board, royal=False)
+        count, pending = 1, False
+        for ply in range(1, depth + 1):
+            probe.pop()
+            if pending:
+                pending = False
+                count += is_self_checked(probe) == state
+            if (ply <= plies and probe.turn == board.turn and probe.occupied == board.occupied
+                    and position_key(probe, royal=False) == key):
+                pending = True
+        return count + (pending and not state)
+
+
+VARIANT = Contravention()

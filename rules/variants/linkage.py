@@ -1,0 +1,191 @@
+"""Linkage Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): FIDE chess in which a King is
+also lost to a "linkage-capture", a move that completes an unbroken line of exactly four men
+through the King along a rank, file or diagonal.
+
+A linkage-capture never really happens: like a King capture in FIDE chess it is only threatened.
+A King is in *linkage-check* when the opponent has a move whose man lands on a square from which
+one of the four lines through that square holds a run of exactly four men, the King among them
+(rulings 1-5). No move may leave one's own King in check or in linkage-check; a player with no
+legal move loses if in either kind of check ("checkmate", else "linkage-mate") and draws if in
+neither.
+
+A plain FEN holds everything (the outcome depends on the position only).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import chess
+
+from ..chess_variant import ChessGame, ChessVariant, colour_name, fide_automatic_draw
+from ..core import BoardView, Outcome, VariantInfo
+from ..lookahead import after, passed
+
+LINE_LENGTH = 4
+# The four lines through a square, each as its two opposite directions (file step, rank step).
+LINES = (((1, 0), (-1, 0)), ((0, 1), (0, -1)), ((1, 1), (-1, -1)), ((1, -1), (-1, 1)))
+
+
+def _ray(square: chess.Square, step: tuple[int, int]) -> tuple[chess.Square, ...]:
+    file, rank = chess.square_file(square), chess.square_rank(square)
+    out: list[chess.Square] = []
+    while True:
+        file, rank = file + step[0], rank + step[1]
+        if not (0 <= file < 8 and 0 <= rank < 8):
+            return tuple(out)
+        out.append(chess.square(file, rank))
+
+
+# RAYS[square][line] = (squares one way, squares the other way), nearest first.
+RAYS = [tuple((_ray(sq, ahead), _ray(sq, back)) for ahead, back in LINES) for sq in chess.SQUARES]
+# Squares within three steps of a square along its lines: where a man must land to complete a line
+# of four through a King standing on that square.
+REACH = [0] * 64
+for _sq in chess.SQUARES:
+    for _ahead, _back in RAYS[_sq]:
+        for _other in _ahead[:LINE_LENGTH - 1] + _back[:LINE_LENGTH - 1]:
+            REACH[_sq] |= chess.BB_SQUARES[_other]
+
+
+class Threat(NamedTuple):
+    """A move that would linkage-capture a King, and the four squares of the line it completes."""
+    move: chess.Move
+    line: tuple[chess.Square, ...]
+
+
+def run_through(occupied: int, square: chess.Square, line: int) -> tuple[chess.Square, ...]:
+    """The unbroken run of occupied squares through `square` along `line` (0-3), stopping once it
+    is longer than a line of four (then it can no longer count)."""
+    ahead, back = RAYS[square][line]
+    run = [square]
+    for side in (ahead, back):
+        for other in side:
+            if not occupied & chess.BB_SQUARES[other] or len(run) > LINE_LENGTH:
+                break
+            run.append(other)
+    return tuple(sorted(run))
+
+
+def completed_line(board: chess.Board, move: chess.Move) -> tuple[chess.Square, ...] | None:
+    """The line of exactly four, through the mover's destination and holding the opposing King,
+    that `move` (by the side to move on `board`) would complete; None if it completes none.
+
+    Only the destination counts (ruling 1); a capture completes a line like any move (ruling 2);
+    landing on the King itself is an ordinary capture (ruling 5)."""
+    king = board.king(not board.turn)
+    if king is None or move.to_square == king or not REACH[king] & chess.BB_SQUARES[move.to_square]:
+        return None
+    occupied = (board.occupied & ~chess.BB_SQUARES[move.from_square]) | chess.BB_SQUARES[move.to_square]
+    if board.is_en_passant(move):
+        occupied &= ~chess.BB_SQUARES[move.to_square + (-8 if board.turn == chess.WHITE else 8)]
+    for line in range(len(LINES)):
+        run = run_through(occupied, move.to_square, line)
+        if len(run) == LINE_LENGTH and king in run:
+            return run
+    return None
+
+
+def threats(board: chess.Board) -> Iterator[Threat]:
+    """Every move of the side to move that would linkage-capture the opposing King: any move its
+    men could make, pinned or not, en passant and promotions included, castling excluded
+    (ruling 3)."""
+    king = board.king(not board.turn)
+    if king is None:
+        return
+    for move in board.generate_pseudo_legal_moves(chess.BB_ALL, REACH[king]):
+        if board.is_castling(move):
+            continue
+        line = completed_line(board, move)
+        if line is not None:
+            yield Threat(move, line)
+
+
+def linkage_checks(board: chess.Board) -> list[Threat]:
+    """The linkage-captures threatened against the King of the side to move (turn passed to the
+    opponent, en passant cleared: ruling 3)."""
+    return list(threats(passed(board)))
+
+
+def is_linkage_check(board: chess.Board) -> bool:
+    return next(threats(passed(board)), None) is not None
+
+
+def is_dead(board: chess.Board) -> bool:
+    """King v King, King and Bishop v King, King and Knight v King: three men can neither mate
+    nor form a line of four. Anything more plays on."""
+    men = chess.popcount(board.occupied)
+    if men == 2:
+        return True
+    return men == 3 and bool(board.knights | board.bishops)
+
+
+def describe_threat(board: chess.Board, threat: Threat) -> str:
+    """E.g. "Qh4 would complete the line h4-g3-f2-e1", the line written from its end farther
+    from the King."""
+    king = board.king(not board.turn)
+    line = sorted(threat.line)   # square order is the order along any line
+    if king is not None and chess.square_distance(line[0], king) < chess.square_distance(line[-1], king):
+        line.reverse()
+    name = board.san(threat.move).rstrip("+#")
+    return f"{name} would complete the line {'-'.join(chess.square_name(sq) for sq in line)}"
+
+
+class Linkage(ChessVariant):
+    slug = "linkage"
+    name = "Linkage Chess"
+    summary = "Checkmate, or linkage-mate: a King must not be left where a move makes a line of four men with it."
+    insufficient_material = False   # replaced by `is_dead`: only K v K, KB v K and KN v K
+
+    # -- moves ---------------------------------------------------------------------------------
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return next(threats(after(board, move)), None) is None
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        position = after(board, move)
+        threat = next(threats(position), None)
+        if threat is None:   # not refused by this variant
+            return f"{move.uci()} is not a legal move here."
+        detail = describe_threat(position, threat)
+        if is_linkage_check(board):
+            return (f"Your King is in linkage-check and that move does not end it: {detail} "
+                    f"with your King in it.")
+        return (f"That leaves your King open to a linkage-capture: {detail} with your King in it.")
+
+    # -- the end -------------------------------------------------------------------------------
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal:
+            winner = colour_name(not board.turn)
+            if board.is_check():
+                return Outcome.win(winner, "checkmate")
+            if is_linkage_check(board):
+                return Outcome.win(winner, "linkage-mate")
+            return Outcome.draw("stalemate")
+        if is_dead(board):
+            return Outcome.draw("insufficient material")
+        return fide_automatic_draw(board, insufficient_material=False,
+                                   repeats=self.count_repetitions(board, state))
+
+    def info(self) -> VariantInfo:
+        return dataclasses.replace(super().info(),
+                                   create=lambda seed, fen: LinkageGame(self, seed=seed, fen=fen))
+
+
+class LinkageGame(ChessGame):
+    """A Linkage game whose board picture marks the lines of a linkage-check."""
+
+    def view(self) -> BoardView:
+        view = super().view()
+        # One line per threatening move: a promotion is named once, as =Q.
+        found = [t for t in linkage_checks(self.board) if t.move.promotion in (None, chess.QUEEN)]
+        if not found:
+            return view
+        marks = sorted({chess.square_name(sq) for threat in found for sq in threat.line})
+        opponent = passed(self.board)
+        details = sorted({describe_threat(opponent, threat) for threat in found})
+        caption = "Linkage-check: " + "; ".join(details) + "."
+        return dataclasses.replace(view, marks=tuple(marks), caption=caption)
+
+
+VARIANT = Linkage()

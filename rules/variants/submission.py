@@ -1,0 +1,96 @@
+"""Submission Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): mating is forbidden; a
+player wins by giving a check whose only answer is a King move that captures nothing.
+
+Permitted moves (= legal moves) are the FIDE-legal moves after which the opponent is not mated,
+"mated" meaning in check with no permitted move. The definition recurses (ruling 1), but only
+through replies that give check, since a reply that does not check is always permitted; past
+`MATE_DEPTH` plies a check is taken as not mate. The same permitted moves decide the win
+(ruling 2): right after a check that leaves exactly one permitted reply, a non-capturing King
+move, the checker wins at once. No extra state: plain FEN.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw, san
+from ..core import Outcome
+from ..lookahead import after, may_check
+
+MATE_DEPTH = 8   # plies of check answered by check looked through before calling a check "not mate"
+
+
+def gives_check(board: chess.Board, move: chess.Move) -> bool:
+    return may_check(board, move) and board.gives_check(move)
+
+
+def has_permitted_move(board: chess.Board, depth: int = MATE_DEPTH) -> bool:
+    """Has the side to move a permitted move: a legal move that does not mate the opponent?"""
+    checking = []
+    for move in board.legal_moves:
+        if not gives_check(board, move):
+            return True
+        checking.append(move)
+    if depth <= 0:
+        return bool(checking)   # too deep to tell: take the checks as not mate
+    return any(not is_mated(after(board, move), depth - 1) for move in checking)
+
+
+def is_mated(board: chess.Board, depth: int = MATE_DEPTH) -> bool:
+    """In check with no permitted move (the variant's checkmate, which no move may give)."""
+    return board.is_check() and not has_permitted_move(board, depth)
+
+
+def is_permitted(board: chess.Board, move: chess.Move, depth: int = MATE_DEPTH) -> bool:
+    """A FIDE-legal `move` is permitted unless it mates the opponent."""
+    return not gives_check(board, move) or not is_mated(after(board, move), depth - 1)
+
+
+def is_submission(board: chess.Board, legal: list[chess.Move]) -> bool:
+    """The side to move is in check and its one permitted reply is a King move to an empty square."""
+    if not board.is_check() or len(legal) != 1:
+        return False
+    (reply,) = legal
+    return board.kings & chess.BB_SQUARES[reply.from_square] != 0 and not board.is_capture(reply)
+
+
+class Submission(ChessVariant):
+    slug = "submission"
+    name = "Submission Chess"
+    summary = ("Checkmate is forbidden: win by a check whose only answer is a King move that "
+               "captures nothing.")
+
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        return is_permitted(board, move)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        return ("That move would checkmate, and checkmating is not allowed in Submission Chess. "
+                "Win by a check whose only answer is a King move to an empty square.")
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        super().validate(board, state)
+        if is_mated(board):
+            raise ValueError("Invalid position for Submission Chess: the side to move is "
+                             "checkmated, which no permitted move can bring about.")
+
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if is_submission(board, legal):
+            reply = san(board, legal[0], legal)
+            side = colour_name(board.turn).capitalize()
+            return Outcome.win(colour_name(not board.turn),
+                               f"submission: {side}'s only answer to the check is {reply}")
+        if not legal:
+            return Outcome.draw("stalemate")   # never mate: a mating move is not permitted
+        return self.automatic_draw(board, state)
+
+    def automatic_draw(self, board: chess.Board, state: Any) -> Outcome | None:
+        # A lone minor piece can still force the one King move that wins here, so FIDE's
+        # insufficient-material test would draw live games: only bare Kings are dead.
+        if board.occupied == board.kings:
+            return Outcome.draw("insufficient material")
+        return fide_automatic_draw(board, insufficient_material=False,
+                                   repeats=self.count_repetitions(board, state))
+
+
+VARIANT = Submission()

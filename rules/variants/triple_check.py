@@ -1,0 +1,140 @@
+"""Triple Check Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): a check is allowed only
+if every man giving it is safe, supported or non-capturing; one that is all three wins.
+
+Judged in the position after the move, for every checking man (`board.checkers()`, ruling 2):
+- safe: no FIDE-legal move of the checked side captures it, en passant included (ruling 1);
+- supported: another man of the checker's side attacks its square, pins ignored (ruling 4);
+- non-capturing: the move captured nothing (en passant is a capture).
+A non-capturing move therefore never gives an illegal check. A player with FIDE moves but no
+legal one (every FIDE move would be an illegal check) loses (ruling 5).
+
+Extra state: whether the last move was a winning triple check. A plain FEN tells it when its
+half-move clock is above 0 (the last move captured nothing, so the check on the board can be
+judged as it stands). After a winning check with the clock at 0 (a pawn move) the FEN carries field 7
+`triple-check`, so that a finished game reloads finished; a plain FEN with the clock at 0 means
+"no triple check", as a capture cannot be told from a pawn move there.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import chess
+
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Outcome
+from ..lookahead import after, may_check
+
+WON = "triple-check"
+
+
+def is_taken_by_a_legal_move(board: chess.Board, square: chess.Square) -> bool:
+    """Can the side to move capture the man on `square` with a FIDE-legal move?"""
+    if any(True for _ in board.generate_legal_moves(to_mask=chess.BB_SQUARES[square])):
+        return True
+    if board.ep_square is not None:
+        # An en passant capture lands behind the pawn it takes.
+        behind = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
+        if behind == square and any(True for _ in board.generate_legal_ep()):
+            return True
+    return False
+
+
+def conditions(position: chess.Board, checker: chess.Square, capturing: bool) -> dict[str, bool]:
+    """The three conditions for the man on `checker`, in the position after the checking move."""
+    mover = not position.turn
+    return {
+        "safe": not is_taken_by_a_legal_move(position, checker),
+        "supported": position.is_attacked_by(mover, checker),
+        "non-capturing": not capturing,
+    }
+
+
+def checker_faults(board: chess.Board, move: chess.Move) -> list[str]:
+    """For a capturing check: the checking men that are neither safe nor supported, as words."""
+    position = after(board, move)
+    faults = []
+    for checker in position.checkers():
+        met = conditions(position, checker, capturing=True)
+        if not any(met.values()):
+            name = chess.piece_name(position.piece_type_at(checker) or chess.PAWN)
+            name = name if name == "pawn" else name.capitalize()
+            faults.append(f"the {name} on {chess.square_name(checker)}")
+    return faults
+
+
+def is_triple_check(position: chess.Board, capturing: bool) -> bool:
+    """Does every man checking the side to move meet all three conditions?"""
+    checkers = position.checkers()
+    return bool(checkers) and all(all(conditions(position, sq, capturing).values()) for sq in checkers)
+
+
+def wins_as_it_stands(position: chess.Board, capturing: bool) -> bool:
+    """Is the check on the board, made by a move that captured (or not), a winning triple check?
+    (A checkmate is named as such instead.)"""
+    return position.is_check() and is_triple_check(position, capturing) and not position.is_checkmate()
+
+
+class TripleCheck(ChessVariant):
+    slug = "triple-check"
+    name = "Triple Check Chess"
+    summary = "Check only with a safe, defended or non-capturing man; a check that is all three wins."
+    insufficient_material = False   # replaced by the bare-kings test in judge()
+    initial_state = None            # None, or WON after a winning triple check
+
+    # -- FEN -----------------------------------------------------------------------------------
+    def parse_state(self, fields: list[str]) -> Any:
+        if not fields:
+            return None
+        if fields == [WON]:
+            return WON
+        raise ValueError(f"Triple Check Chess FEN field 7, if present, is '{WON}'.")
+
+    def load(self, fen: str) -> tuple[chess.Board, Any]:
+        board, state = super().load(fen)
+        if state is None and board.halfmove_clock > 0 and wins_as_it_stands(board, capturing=False):
+            state = WON     # the last move captured nothing: the check on the board decides
+        return board, state
+
+    def validate(self, board: chess.Board, state: Any) -> None:
+        super().validate(board, state)
+        if state and not board.is_check():
+            raise ValueError(f"FEN field 7 says '{WON}', but the side to move is not in check.")
+
+    def fen(self, board: chess.Board, state: Any) -> str:
+        # The field is needed only where the board cannot tell (clock at 0: capture or pawn move).
+        marker = [WON] if state == WON and board.halfmove_clock == 0 else []
+        return " ".join([board.fen(), *marker])
+
+    # -- moves ---------------------------------------------------------------------------------
+    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+        if not board.is_capture(move) or not may_check(board, move) or not board.gives_check(move):
+            return True      # no check, or a non-capturing one: every checker qualifies
+        return not checker_faults(board, move)
+
+    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+        faults = checker_faults(board, move)
+        who = " and ".join(faults)
+        return (f"That check is not allowed: it captures, and {who} could be taken and is not "
+                "defended. A check must be safe, defended or non-capturing.")
+
+    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+        return WON if wins_as_it_stands(board, capturing=captured is not None) else None
+
+    # -- the end -------------------------------------------------------------------------------
+    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        mover = colour_name(not board.turn)
+        if board.is_checkmate():
+            return Outcome.win(mover, "checkmate")
+        if state == WON:
+            return Outcome.win(mover, "triple check")
+        if not legal:
+            if any(True for _ in board.generate_legal_moves()):
+                return Outcome.win(mover, "forced to give an illegal check")
+            return Outcome.draw("stalemate")
+        if board.occupied == board.kings:
+            return Outcome.draw("insufficient material")
+        return self.automatic_draw(board, state)
+
+
+VARIANT = TripleCheck()

@@ -1,0 +1,49 @@
+"""The wheel is the whole product: built, installed in a fresh virtualenv with nothing else, and
+played from a folder that has no checkout in it (migrations, rules cards and art come along)."""
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAME = """/variants
+/rules zoo
+/challenge @bob standard
+/as bob
+/accept
+/as you
+/move e4
+/as bob
+/move e5
+/board
+/quit
+"""
+
+
+def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_path):
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(ROOT)],
+                   check=True, capture_output=True, timeout=300)
+    (wheel,) = wheels.glob("kibitz-*.whl")
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True,
+                   capture_output=True, timeout=600)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DISCORD_TOKEN", "KIBITZ_DB")}
+    result = subprocess.run([str(python), "-m", "bot", "console"], input=GAME, capture_output=True, text=True,
+                            cwd=elsewhere, env=env, timeout=120)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Zoo Chess" in out and "no such table" not in out + result.stderr
+    assert "bob plays **e5** (`e7e5`)" in out
+    assert "Traceback" not in result.stderr
+    assert (elsewhere / "kibitz.sqlite3").is_file()
+    assert list((elsewhere / "out").glob("kibitz-*.png")), "board images are drawn from the shipped art"
+    installed = subprocess.run([str(python), "-c", "import bot, kibitz_data; print(bot.__file__, kibitz_data.DATA_DIR)"],
+                               capture_output=True, text=True, cwd=elsewhere, check=True).stdout
+    assert str(ROOT) not in installed   # nothing is read from the checkout
