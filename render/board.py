@@ -140,7 +140,7 @@ class Renderer:
 
     def _build_palette(self) -> Image.Image:
         t, px = self.theme, PALETTE_SQUARE
-        kinds = [(l, m, c) for l in (False, True) for m in (False, True) for c in (False, True)]
+        kinds = [(last, mark, check) for last in (False, True) for mark in (False, True) for check in (False, True)]
         letters = [""] + list(self.assets.pieces)
         swatch = Image.new("RGB", (px * len(letters), px * 2 * len(kinds) + px))
         for i, letter in enumerate(letters):

@@ -82,7 +82,7 @@ def parse_betza(text: str) -> tuple[Atom, ...]:
             move = "c" not in mods or "m" in mods
             capture = "m" not in mods or "c" in mods
             atoms.append(Atom(frozenset(vectors), ride, move, capture, "i" in mods, "n" in mods))
-    if "".join(m + l for m, l in re.findall(r"([mcfbsin]*)([WFDNAKRBQ])", text)) != text:
+    if "".join(mods + atom for mods, atom in re.findall(r"([mcfbsin]*)([WFDNAKRBQ])", text)) != text:
         raise ValueError(f"Cannot read movement {text!r}")
     return tuple(atoms)
 
@@ -198,6 +198,14 @@ FIDE_MEN: dict[str, Man] = {
     "n": Man("knight", "N"), "p": Man("pawn", "fmWfcFifmnD", en_passant=True),
 }
 
+def man_at(board: chess.Board, square: int) -> chess.Piece:
+    """The man on an occupied square (a square known to hold one)."""
+    piece = board.piece_at(square)
+    if piece is None:
+        raise ValueError(f"no man on {chess.square_name(square)}")
+    return piece
+
+
 Region = Callable[[int], int]   # square -> mask of the squares its man lives in
 
 
@@ -257,7 +265,7 @@ class MenTable:
                         found |= hits
         for sq in chess.scan_forward(unsure & ~found):
             # lame or initial-only patterns are not symmetric under reflection: confirm from the man
-            if self.reach(board, sq, board.piece_at(sq))[1] & chess.BB_SQUARES[square]:
+            if self.reach(board, sq, man_at(board, sq))[1] & chess.BB_SQUARES[square]:
                 found |= chess.BB_SQUARES[sq]
         return found
 
@@ -272,7 +280,7 @@ class MenTable:
         us = board.turn
         theirs = board.occupied_co[not us] & ~uncapturable
         for square in chess.scan_forward(board.occupied_co[us]):
-            piece = board.piece_at(square)
+            piece = man_at(board, square)
             letter = piece.symbol().lower()
             if letter not in self._atoms:
                 continue

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import cast
 
 import chess
 
 from ..chess_variant import san
 from ..core import Outcome
+from ..men import man_at
 from ..position import Judged, PartsVariant, Position, Step, Swap, Turn, colour_of
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -34,7 +36,7 @@ _put = chess.BaseBoard.set_piece_at   # places a man without clearing the board'
 
 def swap_pattern(board: chess.Board, square: int) -> int:
     """The squares (occupied or not) a man on `square` could swap with, by ruling 2."""
-    piece = board.piece_at(square)
+    piece = man_at(board, square)
     if piece.piece_type != chess.PAWN:
         return board.attacks_mask(square)
     colour = piece.color
@@ -87,7 +89,7 @@ def swap_versions(board: chess.Board, mover: bool, x: int, y: int,
 
     The mover's king was safe after the regular move, and a swap keeps the occupancy, so unless
     the king itself is swapped only the two swapped squares can bring an attack."""
-    px, py = board.piece_at(x), board.piece_at(y)
+    px, py = man_at(board, x), man_at(board, y)
     promoting = promotes(px, y) or promotes(py, x)
     choices: list[int | None] = list(PROMOTIONS) if promoting else [None]
     king_swapped = (px.piece_type == chess.KING and px.color == mover) or (py.piece_type == chess.KING and py.color == mover)
@@ -131,7 +133,7 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
     try:
         occupied = work.occupied
         mine = work.occupied_co[mover]
-        kinds = {sq: work.piece_type_at(sq) for sq in chess.scan_forward(occupied)}
+        kinds = cast("dict[int, int]", {sq: work.piece_type_at(sq) for sq in chess.scan_forward(occupied)})
         king = work.king(mover)
         masks = attack_masks(work, mover, king) if king is not None else None
         pairs: dict[tuple[int, int], tuple[int, int]] = {}
@@ -239,7 +241,7 @@ class BalancedSwap(PartsVariant):
         board.push(regular)
         if len(turn) > 1:
             swap = turn[1]
-            px, py = board.piece_at(swap.first), board.piece_at(swap.second)
+            px, py = man_at(board, swap.first), man_at(board, swap.second)
             _put(board, swap.first, _promoted(py, swap.first, swap.promotion))
             _put(board, swap.second, _promoted(px, swap.second, swap.promotion))
             touched = chess.BB_SQUARES[swap.first] | chess.BB_SQUARES[swap.second]
@@ -330,7 +332,7 @@ class BalancedSwap(PartsVariant):
                  if work.color_at(s) == mover and swap_pattern(work, s) & chess.BB_SQUARES[t]]
         if not reach:
             mine = x if a.color == mover else y
-            return (f"the other man must stand where your {chess.piece_name(work.piece_type_at(mine))} on "
+            return (f"the other man must stand where your {chess.piece_name(man_at(work, mine).piece_type)} on "
                     f"{chess.square_name(mine)} could move or capture (a clear path).")
         needs = promotes(a, y) or promotes(b, x)
         if needs and not promo:

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import BLACK, WHITE
-from ..men import Man, MenTable
+from ..men import Man, MenTable, man_at
 from ..position import (
     Drop,
     PartsVariant,
@@ -138,7 +138,7 @@ class Reentrant(PartsVariant):
         theirs = owned(board, not us)
         out: list[Turn] = []
         for square in chess.scan_forward(mine):
-            moves, attacks = self.table.reach(board, square, board.piece_at(square))
+            moves, attacks = self.table.reach(board, square, man_at(board, square))
             for to in chess.scan_forward(moves | (attacks & theirs & ~(board.kings | board.queens))):
                 out.append((Step(chess.Move(square, to)),))
         hand = position.hand(us)
@@ -164,7 +164,7 @@ class Reentrant(PartsVariant):
         part = turn[0]
         if isinstance(part, Step):
             move = part.move
-            man = board.piece_at(move.from_square)
+            man = man_at(board, move.from_square)
             taken = board.piece_at(move.to_square)
             _take(board, move.from_square)
             _put(board, move.to_square, man)

@@ -25,9 +25,13 @@ def quadrant(square: int) -> tuple[bool, bool]:
     return chess.square_file(square) >= 4, chess.square_rank(square) >= 4
 
 
-def monarchs(board: chess.Board, colour: bool) -> tuple[int | None, int | None]:
+def monarchs(board: chess.Board, colour: bool) -> tuple[int, int | None]:
+    """The King's square (every Separation position has one: `validate`) and the Queen's, if any."""
+    king = board.king(colour)
+    if king is None:
+        raise ValueError("a Separation position needs both Kings")
     queens = board.pieces_mask(chess.QUEEN, colour)
-    return board.king(colour), (chess.lsb(queens) if queens else None)
+    return king, (chess.lsb(queens) if queens else None)
 
 
 class Separation(FairyVariant):
@@ -59,7 +63,7 @@ class Separation(FairyVariant):
             if queen is not None and quadrant(king) == quadrant(queen):
                 raise ValueError("A King and its Queen may not stand in one quadrant.")
         waiting = not board.turn
-        if self.table.is_attacked(board, not waiting, board.king(waiting)):
+        if self.table.is_attacked(board, not waiting, monarchs(board, waiting)[0]):
             raise ValueError("The side not to move cannot have its King in check.")
 
     def fen(self, position: Position) -> str:

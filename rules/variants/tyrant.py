@@ -13,7 +13,7 @@ import chess
 
 from ..core import Outcome
 from ..fairy import FairyVariant
-from ..men import Man, Royalty
+from ..men import Man, Royalty, man_at
 from ..position import Drop, Judged, Position, colour_of
 
 
@@ -59,7 +59,7 @@ class Tyrant(FairyVariant):
             return super().explain(position, text, turns)
         board = position.board
         move = chess.Move.from_uci(first)
-        letter = chess.piece_symbol(board.piece_type_at(move.to_square)).upper()
+        letter = man_at(board, move.to_square).symbol().upper()
         placed = parts[1]
         head = f"{parts[0]} is fine, but {placed} is not a placement you can make:"
         if "@" not in placed or placed.split("@")[0].upper() != letter:
