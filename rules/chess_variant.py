@@ -415,7 +415,7 @@ class ChessGame(Game):
         return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
-        chosen = self._by_uci()[move]
+        chosen = (self._memo[-1].get("by_uci") or self._by_uci())[move]
         self._states.append(self.state)
         if self._plain_push:
             self.board.push(chosen)   # no after-move effects: skip working out mover and capture

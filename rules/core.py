@@ -176,11 +176,14 @@ class Game(ABC):
 
     def play(self, move: str) -> str:
         """Play one complete turn; returns it in canonical notation."""
-        if not isinstance(move, str) or not move.strip():
+        text = move.strip() if isinstance(move, str) else ""
+        if not text:
             raise IllegalMove("Type a move, for example e2e4.")
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
-        canonical = self._resolve(" ".join(move.split()))
+        if " " in text or "\t" in text or "\n" in text:
+            text = " ".join(text.split())   # parts are separated by exactly one space
+        canonical = self._resolve(text)
         self._apply(canonical)
         self._history.append(canonical)
         self._memo.append({})
