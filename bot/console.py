@@ -16,7 +16,7 @@ HELP = """Commands (as in Discord):
   /puzzle <variant> [seed]       start a solo puzzle
   /challenge @<name> <variant>   challenge someone (you play White)
   /accept, /decline              answer a challenge
-  /move <move>                   play a move (e2e4, Nf3, d4d5 ...)
+  /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves
   /board, /resign, /draw, /undo
   /as <name>                     act as another player

@@ -65,6 +65,31 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def suggest(game: Game, prefix: str, limit: int | None) -> list[tuple[str, str]]:
+    """Autocomplete for a turn of one or more parts. While more turns match `prefix` than
+    `limit`, offer the distinct next parts instead ("b8c6"); typing "b8c6 " then offers only that
+    move's swaps. Names show the SAN of the first part beside the canonical text."""
+    typed = " ".join(prefix.split()).lower()
+    if typed and prefix.endswith(" "):
+        typed += " "
+    moves = sorted(game.legal_moves())
+    hits = [m for m in moves if m.lower().startswith(typed)]
+    depth = typed.count(" ") + 1
+    if limit is not None and len(hits) > limit:
+        hits = list(dict.fromkeys(" ".join(m.split()[:depth]) for m in hits))[:limit]
+    complete = set(moves)
+    out = []
+    for value in hits:
+        if value in complete:
+            shown = game.label(value)
+        else:
+            example = next(m for m in moves if m.startswith(value + " "))
+            shown = " ".join(game.label(example).split(" ")[:len(value.split())]) + " …"
+        name = shown if shown.rstrip(" …") == value else f"{shown} ({value})"
+        out.append((value, name))
+    return out
+
+
 def _default_renderer(view, orientation: str) -> bytes:
     import render
 
@@ -218,7 +243,8 @@ class GameService:
             self._require_turn(record, game, user)
             before = record.copy()
             try:
-                played = game.play(text)
+                # A turn may take milliseconds to judge (Balanced Swap lists ~1000): keep it off the loop.
+                played = await asyncio.to_thread(game.play, text)
             except IllegalMove as exc:
                 raise UserError(str(exc)) from None
             record.moves.append(played)
@@ -313,12 +339,18 @@ class GameService:
             return await self._board_reply(record, game, f"{user.name} takes back {taken}.")
 
     async def move_suggestions(self, channel: str, user: Player, prefix: str = "", limit: int | None = 25) -> list[str]:
-        live = self._live.get(channel) or await self._load(channel)
-        if live is None or live.game is None or live.game.outcome:
-            return []
-        prefix = prefix.strip().lower()
-        moves = sorted(live.game.legal_moves())
-        return [m for m in moves if m.lower().startswith(prefix)][:limit]
+        """Legal turns (or their first parts) starting with `prefix`, narrowed part by part."""
+        return [value for value, _ in await self.move_choices(channel, user, prefix, limit)]
+
+    async def move_choices(self, channel: str, user: Player, prefix: str = "",
+                           limit: int | None = 25) -> list[tuple[str, str]]:
+        """(value, name) pairs for /move autocomplete: the value to play, the name showing the
+        SAN of the turn's first part. A partial value ("b8c6") stands for all turns beginning so."""
+        async with self._lock(channel):
+            live = self._live.get(channel) or await self._load(channel)
+            if live is None or live.game is None or live.game.outcome:
+                return []
+            return await asyncio.to_thread(suggest, live.game, prefix, limit)
 
     async def warm_up(self) -> None:
         """Draw one board off the event loop so the first real reply does not pay for loading art."""

@@ -6,6 +6,12 @@ size, then mapped to one shared 256-colour palette and cached. The frame with it
 empty squares is cached per board size and orientation. A board is then a copy of the frame plus
 one paste per occupied or highlighted square, all in palette mode, so PNG encoding is cheap, the
 file small, and GIF frames share one palette.
+
+What a variant shows beyond men and highlights is drawn over that, in fixed palette colours:
+every part of the last turn tinted like a last move (`view.parts`), a small disc in the owner's
+colour in a corner of each square whose man's owner differs from its colour (`view.owners`),
+arrows (`view.arrows`), and one line of text in the top frame with the caption and the men in
+hand (`view.caption`, `view.hands`). The image size never changes.
 """
 from __future__ import annotations
 
@@ -53,7 +59,54 @@ class Renderer:
         for (file, rank), (flags, letter) in _squares(view).items():
             tile = self._tile(layout.square, (file + rank) % 2, flags, letter)
             image.paste(tile, layout.cell(file, rank, flipped))
+        if view.owners or view.arrows or view.caption or view.hands:
+            self._overlay_extras(image, view, layout, flipped)
         return image
+
+    def _index(self, colour: tuple[int, int, int]) -> int:
+        """The palette index of one of the fixed colours."""
+        flat = self.palette().getpalette()
+        for i in range(0, len(flat), 3):
+            if tuple(flat[i:i + 3]) == tuple(colour):
+                return i // 3
+        return 0
+
+    def _overlay_extras(self, image: Image.Image, view: BoardView, layout, flipped: bool) -> None:
+        t, sq = self.theme, layout.square
+        draw = ImageDraw.Draw(image)
+        white, black, edge = self._index(t.white_disc), self._index(t.black_disc), self._index(t.disc_edge)
+        for name, owner in (view.owners or {}).items():
+            pos = parse_square(name, view.files, view.ranks)
+            letter = view.pieces.get(name, "")
+            if pos is None or not letter or (owner == WHITE) == letter.isupper():
+                continue   # mark only men whose owner differs from their colour
+            x, y = layout.cell(*pos, flipped)
+            r = max(3, sq // 9)
+            box = (x + sq - 2 * r - 2, y + 2, x + sq - 2, y + 2 * r + 2)
+            draw.ellipse(box, fill=white if owner == WHITE else black, outline=edge)
+        ring = self._index(t.mark_ring[:3])
+        for start, end in view.arrows or ():
+            a = parse_square(start, view.files, view.ranks)
+            b = parse_square(end, view.files, view.ranks)
+            if a is None or b is None or a == b:
+                continue
+            (ax, ay), (bx, by) = (layout.cell(*a, flipped), layout.cell(*b, flipped))
+            ax, ay, bx, by = ax + sq / 2, ay + sq / 2, bx + sq / 2, by + sq / 2
+            length = math.hypot(bx - ax, by - ay)
+            ux, uy = (bx - ax) / length, (by - ay) / length
+            head = sq * 0.35
+            tip = (bx - ux * sq * 0.15, by - uy * sq * 0.15)
+            base = (tip[0] - ux * head, tip[1] - uy * head)
+            draw.line((ax, ay, base[0], base[1]), fill=ring, width=max(3, sq // 10))
+            draw.polygon([tip, (base[0] - uy * head / 2, base[1] + ux * head / 2),
+                          (base[0] + uy * head / 2, base[1] - ux * head / 2)], fill=ring)
+        text = footer_text(view)
+        if text:
+            font = self.assets.font(layout.font_px)
+            width = image.width - 2 * layout.margin
+            while text and draw.textlength(text, font=font) > width:
+                text = text[:-2] + "…"
+            draw.text((layout.margin, layout.margin / 2), text, font=font, fill=self._index(t.coords), anchor="lm")
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
         buf = io.BytesIO()
@@ -87,7 +140,7 @@ class Renderer:
 
     def _build_palette(self) -> Image.Image:
         t, px = self.theme, PALETTE_SQUARE
-        kinds = [(l, m, c) for l in (False, True) for m in (False, True) for c in (False, True)]
+        kinds = [(last, mark, check) for last in (False, True) for mark in (False, True) for check in (False, True)]
         letters = [""] + list(self.assets.pieces)
         swatch = Image.new("RGB", (px * len(letters), px * 2 * len(kinds) + px))
         for i, letter in enumerate(letters):
@@ -214,6 +267,23 @@ def _orientation(orientation: str | None, turn: str) -> str:
     return side
 
 
+def footer_text(view: BoardView) -> str:
+    """The line drawn in the top frame: the caption, then the men in hand."""
+    bits = [view.caption] if view.caption else []
+    for side in (WHITE, BLACK):
+        if view.hands:
+            held = view.hands.get(side, "")
+            bits.append(f"{side.capitalize()} in hand: " + (" ".join(_counted(held)) if held else "none"))
+    return " · ".join(bits)
+
+
+def _counted(letters: str) -> list[str]:
+    counts: dict[str, int] = {}
+    for letter in letters:
+        counts[letter] = counts.get(letter, 0) + 1
+    return [f"{letter}×{n}" if n > 1 else letter for letter, n in counts.items()]
+
+
 def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
     """Every square that differs from an empty one: its highlights and its man ('' for none).
 
@@ -228,7 +298,8 @@ def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
         pos = at(name)
         if pos is not None and letter:
             out[pos] = (NO_FLAGS, str(letter))
-    for index, names in enumerate((view.last_move, view.marks, view.checks)):
+    last = tuple(view.last_move) + tuple(name for part in view.parts for name in part)
+    for index, names in enumerate((last, view.marks, view.checks)):
         for name in names:
             pos = at(name)
             if pos is None:

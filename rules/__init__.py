@@ -4,6 +4,18 @@
     rules.VARIANTS                                 # slug -> VariantInfo(.slug, .name, .players, .summary)
     game = rules.new_game(slug, seed=None, fen=None)
     game.turn, game.legal_moves(), game.play(m), game.undo(), game.outcome, game.fen(), game.history
+
+A move is one complete turn; its canonical text joins its parts with one space ("b8c6 f8/g7",
+"d1d8 Q@a1", "N@e4"). Where things live:
+
+    core.py           the contract (Game), Outcome (result, reason, score, kind, detail), BoardView
+    chess_variant.py  ChessVariant/ChessGame: FIDE men, one python-chess move a turn (the fast path)
+    position.py       Position (board, hands, extra state), parts, PartsVariant/PositionGame: turns
+                      of several parts, men in hand ([Nb] in the FEN), after(move) for look-ahead
+    men.py            men (Betza-like data) and royalty as data; attacks follow the data
+    fairy.py          FairyVariant: a PartsVariant whose men, royalty and promotions are data
+    lookahead.py      checks, mates in one, two moves in a row on python-chess boards
+    variants/         one module per variant, discovered automatically
 """
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo, describe_view
 from .registry import discover as _discover, new_game as _new_game

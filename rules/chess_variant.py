@@ -3,6 +3,7 @@
 A variant is a `ChessVariant` subclass: class attributes are its data (what FIDE rules apply),
 methods are hooks whose defaults are standard chess. Override only what the variant changes:
 
+    caption(board, state)             one line of state that is not on the board, for the image
     generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
                                       kings are not royal), after the castling/promotion switches
     allows(board, state, move)        filter: is this candidate legal here?
@@ -10,13 +11,21 @@ methods are hooks whose defaults are standard chess. Override only what the vari
     after_move(board, state, move, mover, captured) -> state
                                       effects after python-chess has pushed the move: may change
                                       the board further and returns the new extra state
-    judge(board, state, legal)        Outcome or None; default checkmate/stalemate judged on the
-                                      variant's own legal moves, plus FIDE's automatic draws
+    judge(board, state, legal)        Outcome or None: runs `judge_steps` in order (default "goal",
+                                      "no_move", "draws": judge_goal/judge_no_move/judge_draws), so
+                                      a variant overrides one step or reorders them; default
+                                      checkmate/stalemate judged on the variant's own legal moves,
+                                      plus FIDE's automatic draws
     parse_state(fields) / format_state(state)
                                       extra state beyond the board, carried as FEN fields 7+
 
 Extra state is one immutable value (a tuple, a frozen dataclass); undo restores the previous one,
 and `board.pop()` restores any board change made in `after_move`.
+
+Speed: a variant that keeps FIDE's men and rules (no `generate`/`allows` override, FIDE switches)
+lists python-chess's own legal moves; one without after-move effects plays by a plain `push`.
+`ChessGame.position` and `ChessGame.after(move)` give the same immutable `Position` values as
+turns of several parts do (rules.position), for look-ahead without copying boards by hand.
 """
 from __future__ import annotations
 
@@ -26,6 +35,7 @@ from typing import Any, Callable, Iterable, Iterator
 import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .position import Position
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
 BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
@@ -112,7 +122,16 @@ class ChessVariant:
         return f"{move.uci()} is not allowed in {self.name}."
 
     def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+        cls, own = type(self), vars(self)
+        if cls.allows is ChessVariant.allows and "allows" not in own:
+            if cls.generate is ChessVariant.generate and "generate" not in own and self._is_fide_generation():
+                return list(board.legal_moves)   # the fast path: FIDE men, FIDE rules
+            return list(self.generate(board, state))
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
+
+    def _is_fide_generation(self) -> bool:
+        return (self.royal_king and self.castling and self.double_step
+                and set(self.promotions) == set("qrbn"))
 
     def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
         """Play `move` on `board` in place and return the new extra state. `board.pop()` undoes
@@ -134,14 +153,31 @@ class ChessVariant:
         king = board.king(board.turn)
         return [king] if king is not None and board.is_check() else []
 
+    # The end is judged by one sequence of steps, each a method `judge_<step>` returning an Outcome
+    # or None; the first Outcome wins. Override a step, or reorder `judge_steps` where a ruling
+    # says so (e.g. ("no_move", "goal", "draws") to judge mate and stalemate before a goal).
+    judge_steps: tuple[str, ...] = ("goal", "no_move", "draws")
+
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            if self.royal_king and board.is_check():
-                return Outcome.win(colour_name(not board.turn), "checkmate")
-            return Outcome.draw("stalemate")
-        if self.fide_draws:
-            return self.automatic_draw(board, state)
+        for step in self.judge_steps:
+            outcome = getattr(self, "judge_" + step)(board, state, legal)
+            if outcome is not None:
+                return outcome
         return None
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        """The variant's own win or draw condition (none in FIDE chess)."""
+        return None
+
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if legal:
+            return None
+        if self.royal_king and board.is_check():
+            return Outcome.win(colour_name(not board.turn), "checkmate", "checkmate")
+        return Outcome.draw("stalemate", "stalemate")
+
+    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        return self.automatic_draw(board, state) if self.fide_draws else None
 
     def automatic_draw(self, board: chess.Board, state: Any) -> Outcome | None:
         """FIDE's automatic draws as this variant has them (for `judge` overrides to end with)."""
@@ -160,6 +196,11 @@ class ChessVariant:
         if self.count_repetitions(board, state) >= 3:
             return "threefold repetition"
         return None
+
+    # -- what players see ------------------------------------------------------------------------
+    def caption(self, board: chess.Board, state: Any) -> str:
+        """One line of state that is not on the board (checks left, kinds captured, ...)."""
+        return ""
 
     # -- notation ------------------------------------------------------------------------------
     def san(self, board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
@@ -298,26 +339,40 @@ class ChessGame(Game):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[Any] = []
-        self._legal: tuple[int, list[chess.Move]] | None = None
+        kind, own = type(variant), vars(variant)
+        self._plain_push = (kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
+                            and "push" not in own and "after_move" not in own)
 
     @property
     def turn(self) -> str:
         return colour_name(self.board.turn)
 
     def legal_chess_moves(self) -> list[chess.Move]:
-        ply = len(self._history)
-        if self._legal is None or self._legal[0] != ply:
-            self._legal = (ply, self.variant.legal(self.board, self.state))
-        return self._legal[1]
+        """The variant's legal moves here, worked out once per position (kept while children are
+        played and undone)."""
+        memo = self._memo[-1]
+        legal = memo.get("legal")
+        if legal is None:
+            legal = memo["legal"] = self.variant.legal(self.board, self.state)
+        return legal
+
+    def _by_uci(self) -> dict[str, chess.Move]:
+        memo = self._memo[-1]
+        by_uci = memo.get("by_uci")
+        if by_uci is None:
+            by_uci = memo["by_uci"] = {m.uci(): m for m in self.legal_chess_moves()}
+        return by_uci
 
     def _moves(self) -> list[str]:
-        return [m.uci() for m in self.legal_chess_moves()]
+        return list(self._by_uci())
 
     def _resolve(self, text: str) -> str:
-        legal = self.legal_chess_moves()
-        by_uci = {m.uci(): m for m in legal}
+        by_uci = self._by_uci()
+        if text in by_uci:
+            return text
         if text.lower() in by_uci:
             return text.lower()
+        legal = self.legal_chess_moves()
         matches = {m.uci() for m in self._spelled_by(text, legal)}
         if len(matches) == 1:
             return matches.pop()
@@ -360,9 +415,12 @@ class ChessGame(Game):
         return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
-        chosen = next(m for m in self.legal_chess_moves() if m.uci() == move)
+        chosen = (self._memo[-1].get("by_uci") or self._by_uci())[move]
         self._states.append(self.state)
-        self.state = self.variant.push(self.board, self.state, chosen)
+        if self._plain_push:
+            self.board.push(chosen)   # no after-move effects: skip working out mover and capture
+        else:
+            self.state = self.variant.push(self.board, self.state, chosen)
 
     def _unapply(self) -> None:
         self.board.pop()
@@ -370,6 +428,24 @@ class ChessGame(Game):
 
     def _judge(self) -> Outcome | None:
         return self.variant.judge(self.board, self.state, self.legal_chess_moves())
+
+    @property
+    def position(self) -> "Position":
+        """The current position as an immutable value (a copy: changing it changes nothing here)."""
+        return Position(self.board.copy(stack=False), extra=self.state)
+
+    def after(self, move: str) -> "Position":
+        """The position after the legal turn `move` (canonical or SAN), this game unchanged."""
+        chosen = self._by_uci()[self._resolve(" ".join(move.split()))]
+        board = self.board.copy(stack=False)
+        state = self.variant.push(board, self.state, chosen)
+        return Position(board, extra=state)
+
+    def label(self, move: str) -> str:
+        chosen = self._by_uci().get(move)
+        if chosen is None:
+            return move
+        return self.variant.san(self.board, chosen, self.legal_chess_moves())
 
     def last_move_label(self) -> str:
         """SAN of the last turn, worked out for display only (not on every play())."""
@@ -379,7 +455,7 @@ class ChessGame(Game):
         move = before.pop()
         label = self.variant.san(before, move, self.variant.legal(before, self._states[-1]))
         checks = self.variant.checked_kings(self.board, self.state)
-        suffix = ("#" if self.outcome and self.outcome.reason == "checkmate" else "+") if checks else ""
+        suffix = ("#" if self.outcome and self.outcome.kind == "checkmate" else "+") if checks else ""
         return label + suffix
 
     def claimable_draw(self) -> str | None:
@@ -395,4 +471,5 @@ class ChessGame(Game):
             m = self.board.move_stack[-1]
             last = (chess.square_name(m.from_square), chess.square_name(m.to_square))
         checks = tuple(chess.square_name(sq) for sq in self.variant.checked_kings(self.board, self.state))
-        return BoardView(8, 8, pieces, self.turn, last, checks)
+        return BoardView(8, 8, pieces, self.turn, last, checks, caption=self.variant.caption(self.board, self.state),
+                         parts=(last,) if last else ())

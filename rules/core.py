@@ -1,9 +1,22 @@
-"""The shapes every variant shares: the game contract, outcomes, board views, errors."""
+"""The shapes every variant shares: the game contract, outcomes, board views, errors.
+
+`Game` keeps the contract (history, per-ply caches, the end of the game); subclasses give the
+position. Two ready-made subclasses exist:
+
+* `rules.chess_variant.ChessGame`: FIDE men on a python-chess board, one `chess.Move` per turn,
+  driven by a `ChessVariant` (hooks `generate/allows/after_move/judge/...`). The fast path.
+* `rules.position.PositionGame`: turns made of several parts (step, drop, swap, placement, ...),
+  men in hand and fairy men, driven by a `PartsVariant` over immutable `Position` values.
+
+Caches are kept per ply (a stack): `legal_moves()` and `outcome` of a position are worked out
+once, and a parent's survive its children's play()/undo(), so a search or perft never judges a
+position twice.
+"""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 WHITE, BLACK = "white", "black"
 
@@ -19,23 +32,61 @@ class Outcome:
     result: "1-0", "0-1", "1/2-1/2" for two players; "solved" or "failed" for a solo puzzle.
     reason: short words for a player ("checkmate", "tour complete").
     score:  a number for puzzles (lower or higher is better per variant), else None.
+    kind:   machine-readable kind of ending, for code to decide on (never decide on `reason`):
+            "checkmate", "stalemate", "goal", "no-move", "repetition", "fifty-moves", "material",
+            "resignation", "agreement", "time", "solved", "failed", "draw". Left out, it follows
+            from `reason` (see `KINDS_BY_REASON`), else "goal" for a win and "draw" for a draw.
+    detail: optional structured data (e.g. {"move": "e2e4", "mate": "d8h4"}).
+    Outcomes compare by result, reason and score: kind and detail are derived or extra.
     """
 
     result: str
     reason: str
     score: int | None = None
+    kind: str = field(default="", compare=False)
+    detail: Any = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            object.__setattr__(self, "kind", default_kind(self.result, self.reason))
 
     @property
     def winner(self) -> str | None:
         return {"1-0": WHITE, "0-1": BLACK}.get(self.result)
 
     @staticmethod
-    def win(colour: str, reason: str) -> "Outcome":
-        return Outcome("1-0" if colour == WHITE else "0-1", reason)
+    def win(colour: str, reason: str, kind: str = "", detail: Any = None) -> "Outcome":
+        return Outcome("1-0" if colour == WHITE else "0-1", reason, None, kind, detail)
 
     @staticmethod
-    def draw(reason: str) -> "Outcome":
-        return Outcome("1/2-1/2", reason)
+    def draw(reason: str, kind: str = "", detail: Any = None) -> "Outcome":
+        return Outcome("1/2-1/2", reason, None, kind, detail)
+
+
+KINDS_BY_REASON = {
+    "checkmate": "checkmate", "stalemate": "stalemate",
+    "threefold repetition": "repetition", "fivefold repetition": "repetition",
+    "75 moves without a capture or pawn move": "fifty-moves",
+    "50 moves without a capture or pawn move": "fifty-moves",
+    "insufficient material": "material", "resignation": "resignation",
+    "agreement": "agreement", "draw agreed": "agreement", "time": "time", "timeout": "time",
+}
+
+
+def default_kind(result: str, reason: str) -> str:
+    """The kind an Outcome gets when its maker gives none: from well-known reasons, else by result."""
+    text = reason.lower().strip()
+    known = KINDS_BY_REASON.get(text)
+    if known:
+        return known
+    if result in ("solved", "failed"):
+        return result
+    for words, kind in (("repetition", "repetition"), ("moves without", "fifty-moves"), ("resign", "resignation"),
+                        ("agreed", "agreement"), ("on time", "time"), ("no legal move", "no-move"),
+                        ("cannot move", "no-move")):
+        if words in text:
+            return kind
+    return "draw" if result == "1/2-1/2" else "goal"
 
 
 @dataclass(frozen=True)
@@ -50,10 +101,14 @@ class BoardView:
     ranks: int
     pieces: Mapping[str, str]
     turn: str = WHITE
-    last_move: tuple[str, ...] = ()
+    last_move: tuple[str, ...] = ()  # squares of the last turn's first part (from, to)
     checks: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()      # goal squares to tint (a puzzle's target corner)
-    caption: str = ""
+    caption: str = ""                # state that is not on the board, one line
+    hands: Mapping[str, str] = field(default_factory=dict)   # "white"/"black" -> letters in hand ("NPP")
+    owners: Mapping[str, str] = field(default_factory=dict)  # square -> "white"/"black" when colour is not owner
+    parts: tuple[tuple[str, ...], ...] = ()   # squares of each part of the last turn, in order
+    arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
 
 
 @dataclass(frozen=True)
@@ -69,6 +124,9 @@ class VariantInfo:
     create: Callable[[int | None, str | None], "Game"] = field(repr=False, compare=False, default=None)
 
 
+MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)
+
+
 class Game(ABC):
     """One game in progress. Subclasses implement the position; this class keeps the contract.
 
@@ -81,8 +139,7 @@ class Game(ABC):
 
     def __init__(self) -> None:
         self._history: list[str] = []
-        self._legal_cache: list[str] | None = None
-        self._outcome_cache: tuple[int, Outcome | None] | None = None
+        self._memo: list[dict[str, Any]] = [{}]   # per ply: what is known of that position
         self._final: Outcome | None = None
 
     # -- the public contract -------------------------------------------------------------
@@ -97,29 +154,41 @@ class Game(ABC):
     def legal_moves(self) -> list[str]:
         if self.outcome is not None:
             return []
-        if self._legal_cache is None:
-            self._legal_cache = self._moves()
-        return list(self._legal_cache)
+        memo = self._memo[-1]
+        moves = memo.get("moves")
+        if moves is None:
+            moves = memo["moves"] = self._moves()
+        return list(moves)
 
     @property
     def outcome(self) -> Outcome | None:
         if self._final is not None:
             return self._final
-        ply = len(self._history)
-        if self._outcome_cache is None or self._outcome_cache[0] != ply:
-            self._outcome_cache = (ply, self._judge())
-        return self._outcome_cache[1]
+        memo = self._memo[-1]
+        if "outcome" not in memo:
+            memo["outcome"] = self._judge()
+        return memo["outcome"]
+
+    @property
+    def memo(self) -> dict[str, Any]:
+        """What subclasses cache about the current position; dropped when the position changes."""
+        return self._memo[-1]
 
     def play(self, move: str) -> str:
         """Play one complete turn; returns it in canonical notation."""
-        if not isinstance(move, str) or not move.strip():
+        text = move.strip() if isinstance(move, str) else ""
+        if not text:
             raise IllegalMove("Type a move, for example e2e4.")
         if self.outcome is not None:
             raise IllegalMove("The game is over.")
-        canonical = self._resolve(" ".join(move.split()))
+        if " " in text or "\t" in text or "\n" in text:
+            text = " ".join(text.split())   # parts are separated by exactly one space
+        canonical = self._resolve(text)
         self._apply(canonical)
         self._history.append(canonical)
-        self._legal_cache = None
+        self._memo.append({})
+        if len(self._memo) > MEMO_PLIES:
+            self._memo[-MEMO_PLIES - 1].clear()   # a long game keeps only recent positions' caches
         return canonical
 
     def undo(self) -> str:
@@ -128,12 +197,16 @@ class Game(ABC):
             raise IllegalMove("There is no move to take back.")
         self._unapply()
         self._final = None
-        self._legal_cache = None
+        self._memo.pop()
         return self._history.pop()
 
     def finish(self, outcome: Outcome | None) -> None:
         """End the game from outside the board (resignation, agreed or claimed draw); None reopens it."""
         self._final = outcome
+
+    def label(self, move: str) -> str:
+        """How a player writes the legal turn `move` here (SAN where the variant has it)."""
+        return move
 
     def last_move_label(self) -> str:
         """The last turn as a player would write it (SAN where the variant has it), or ""."""
@@ -182,6 +255,20 @@ def square_name(file: int, rank: int) -> str:
     return "abcdefghijklmnopqrstuvwxyz"[file] + str(rank + 1)
 
 
+def hand_words(letters: str) -> str:
+    """"NPP" -> "knight, 2 pawns" (colour of each man named when the hand mixes colours)."""
+    counts: dict[str, int] = {}
+    for letter in letters:
+        counts[letter] = counts.get(letter, 0) + 1
+    mixed = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
+    words = []
+    for letter, n in counts.items():
+        name = PIECE_NAMES.get(letter.lower(), letter.lower())
+        colour = ("white " if letter.isupper() else "black ") if mixed else ""
+        words.append(f"{n} {colour}{name}s" if n > 1 else f"{colour}{name}")
+    return ", ".join(words)
+
+
 def describe_view(view: BoardView, title: str = "") -> str:
     """A short sentence per side listing its men, for screen readers and alt text."""
     sides: dict[str, list[str]] = {}
@@ -196,8 +283,21 @@ def describe_view(view: BoardView, title: str = "") -> str:
             parts.append(f"{side}: " + ", ".join(sides[side]) + ".")
     if not view.pieces:
         parts.append("The board is empty.")
-    if view.last_move:
+    for side, colour in (("White", WHITE), ("Black", BLACK)):
+        held = view.hands.get(colour, "") if view.hands else ""
+        if view.hands:
+            parts.append(f"{side} holds " + (hand_words(held) if held else "nothing") + " in hand.")
+    if view.owners:
+        mine = {c: sorted(sq for sq, o in view.owners.items() if o == c) for c in (WHITE, BLACK)}
+        for side, colour in (("White", WHITE), ("Black", BLACK)):
+            if mine[colour]:
+                parts.append(f"{side} owns the men on " + ", ".join(mine[colour]) + ".")
+    if view.parts:
+        parts.append("Last move " + ", then ".join("-".join(p) for p in view.parts) + ".")
+    elif view.last_move:
         parts.append("Last move " + "-".join(view.last_move) + ".")
+    if view.arrows:
+        parts.append("Arrows " + ", ".join(f"{a} to {b}" for a, b in view.arrows) + ".")
     if view.checks:
         parts.append("Check on " + ", ".join(view.checks) + ".")
     if view.caption:

@@ -42,11 +42,11 @@ class Games(commands.Cog):
     async def move_autocomplete(self, interaction: discord.Interaction,
                                 current: str) -> list[app_commands.Choice[str]]:
         try:
-            moves = await self.service.move_suggestions(channel_key(interaction), player(interaction.user), current)
+            choices = await self.service.move_choices(channel_key(interaction), player(interaction.user), current)
         except Exception:
             log.exception("move autocomplete failed")
             return []
-        return [app_commands.Choice(name=move[:100], value=move[:100]) for move in moves[:25]]
+        return [app_commands.Choice(name=name[:100], value=value[:100]) for value, name in choices[:25]]
 
     # -- catalogue --------------------------------------------------------------------------
     @app_commands.command(name="variants", description="List the chess variants and puzzles Kibitz hosts.")

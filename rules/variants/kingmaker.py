@@ -44,6 +44,14 @@ class Kingmaker(ChessVariant):
     castling = False
     promotions = "qrbnk"
 
+    def caption(self, board: chess.Board, state: Any) -> str:
+        said = []
+        for colour, side, maker in ((chess.WHITE, "White", "Black"), (chess.BLACK, "Black", "White")):
+            king = king_of(board, colour)
+            said.append(f"{side}'s King on {chess.square_name(king)}" if king is not None
+                        else f"{side} has no King yet ({maker}'s first promotion makes it)")
+        return "; ".join(said)
+
     # -- set-up and FEN ----------------------------------------------------------------------
     def validate(self, board: chess.Board, state: Any) -> None:
         for colour in chess.COLORS:

@@ -34,6 +34,9 @@ class Moderation(ChessVariant):
             raise ValueError("Moderation Chess FEN field 7 counts checks made, as +W+B with 0-3 each, e.g. +1+0.")
         return int(match[1]), int(match[2])
 
+    def caption(self, board: chess.Board, state: Any) -> str:
+        return f"Checks left: White {max(0, 3 - state[0])}, Black {max(0, 3 - state[1])}"
+
     def format_state(self, state: Any) -> list[str]:
         return [f"+{state[0]}+{state[1]}"]
 

@@ -27,6 +27,10 @@ class Spartan(ChessVariant):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/3QKBNR w Kkq - 0 1"
     fide_draws = False   # no draws: every draw-like ending is Black's failure (ruling 2, 4)
 
+    def caption(self, board: chess.Board, state: Any) -> str:
+        left = MOVE_LIMIT - board.fullmove_number + 1
+        return f"Black must mate by move {MOVE_LIMIT}: {max(0, left)} move{'s' if left != 1 else ''} to go"
+
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if not legal and board.is_check():
             # Black's mate counts only on or before his 60th move: with White mated and to move,

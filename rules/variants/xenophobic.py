@@ -50,7 +50,7 @@ class Xenophobic(ChessVariant):
         if not legal:
             winner = colour_name(not board.turn)
             if intruders(board):
-                return Outcome.win(winner, "xenophobic checkmate")
+                return Outcome.win(winner, "xenophobic checkmate", "checkmate")
             if board.is_check():
                 return Outcome.win(winner, "checkmate")
             return Outcome.draw("stalemate")

@@ -59,6 +59,12 @@ class Zoo(ChessVariant):
             raise ValueError("Both sides cannot have captured four kinds: the game ends at the first.")
         return (white, black)
 
+    def caption(self, board: chess.Board, state: Any) -> str:
+        names = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
+        said = [f"{side} has captured " + (", ".join(names[k] for k in kinds) if kinds else "nothing")
+                for side, kinds in (("White", state[0]), ("Black", state[1]))]
+        return "; ".join(said) + " (four kinds win)"
+
     def format_state(self, state: Any) -> list[str]:
         return ["/".join(kinds or "-" for kinds in state)]
 

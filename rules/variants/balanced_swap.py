@@ -1,0 +1,380 @@
+"""Balanced Swap Chess: every turn is a regular FIDE move followed by a swap of two men.
+
+Ruling: ../shared/rulings/balanced-swap.md. A turn is two parts, `b8c6 f8/g7` (White's very
+first turn is the regular move alone). The swap exchanges one of the mover's men (A) with any
+man (B) on a square of A's swap pattern, seen from A's square after the regular move: knight
+and king squares, the first man along each line of a rook, bishop or queen, and a pawn's
+forward step, initial double step (from its own first two ranks, over an empty square) and
+forward diagonals. Two men of the same colour and kind never swap. A swap that puts a pawn on
+its last rank promotes it (`a1/a4n`), the swapper choosing. After the whole turn the mover's
+king must not be attacked. A player with no complete turn loses.
+
+Regular moves are python-chess's own legal moves (which already let a pawn on its first rank
+step two squares); the swap is worked out on a copy after the regular move, and its king-safety
+test looks only at the two swapped squares (a swap keeps the occupancy) unless the king is swapped.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import cast
+
+import chess
+
+from ..chess_variant import san
+from ..core import Outcome
+from ..men import man_at
+from ..position import Judged, PartsVariant, Position, Step, Swap, Turn, colour_of
+
+PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+_LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
+_CASTLING_SQUARES = {chess.E1: chess.BB_RANK_1, chess.A1: chess.BB_A1, chess.H1: chess.BB_H1,
+                     chess.E8: chess.BB_RANK_8, chess.A8: chess.BB_A8, chess.H8: chess.BB_H8}
+_SWAP_TEXT = re.compile(r"[KQRBNP]?([a-h][1-8])/[KQRBNP]?([a-h][1-8])([qrbn]?)")
+_put = chess.BaseBoard.set_piece_at   # places a man without clearing the board's move stack
+
+
+def swap_pattern(board: chess.Board, square: int) -> int:
+    """The squares (occupied or not) a man on `square` could swap with, by ruling 2."""
+    piece = man_at(board, square)
+    if piece.piece_type != chess.PAWN:
+        return board.attacks_mask(square)
+    colour = piece.color
+    step = 8 if colour == chess.WHITE else -8
+    mask = chess.BB_PAWN_ATTACKS[colour][square]
+    ahead = square + step
+    if 0 <= ahead < 64:
+        mask |= chess.BB_SQUARES[ahead]
+        rank = chess.square_rank(square) if colour == chess.WHITE else 7 - chess.square_rank(square)
+        if rank <= 1 and not board.occupied & chess.BB_SQUARES[ahead]:
+            mask |= chess.BB_SQUARES[ahead + step]
+    return mask
+
+
+def promotes(piece: chess.Piece, square: int) -> bool:
+    return piece.piece_type == chess.PAWN and bool(_LAST_RANK[piece.color] & chess.BB_SQUARES[square])
+
+
+def swap_pairs(board: chess.Board, mover: bool) -> dict[tuple[int, int], tuple[int, int]]:
+    """Unordered pair -> (x, y) in canonical order, for every swap the pattern allows (before the
+    king-safety test): x is the mover's man whose pattern holds y; lower square first if both."""
+    pairs: dict[tuple[int, int], tuple[int, int]] = {}
+    occupied = board.occupied
+    for x in chess.scan_forward(board.occupied_co[mover]):
+        a = board.piece_type_at(x)
+        for y in chess.scan_forward(swap_pattern(board, x) & occupied):
+            if board.piece_type_at(y) == a and board.color_at(y) == mover:
+                continue   # like for like changes nothing (ruling 3)
+            key = (x, y) if x < y else (y, x)
+            pairs[key] = key if key in pairs else (x, y)
+    return pairs
+
+
+def attack_masks(board: chess.Board, mover: bool, king: int) -> list[int]:
+    """Per piece type: the squares from which an enemy man of that type attacks `king`, with the
+    board's occupancy (a swap never changes occupancy: both squares are full before and after)."""
+    occupied = board.occupied
+    straight = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
+                | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
+    diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
+    return [0, chess.BB_PAWN_ATTACKS[mover][king], chess.BB_KNIGHT_ATTACKS[king], diagonal, straight,
+            straight | diagonal, chess.BB_KING_ATTACKS[king]]
+
+
+def swap_versions(board: chess.Board, mover: bool, x: int, y: int,
+                  masks: list[int] | None = None) -> list[int | None]:
+    """The promotion choices of swap x/y ([None] if no pawn reaches its last rank), keeping only
+    those after which the mover's king is safe. `board` is left as it was; `masks` are the
+    `attack_masks` of the mover's king after the regular move, when known.
+
+    The mover's king was safe after the regular move, and a swap keeps the occupancy, so unless
+    the king itself is swapped only the two swapped squares can bring an attack."""
+    px, py = man_at(board, x), man_at(board, y)
+    promoting = promotes(px, y) or promotes(py, x)
+    choices: list[int | None] = list(PROMOTIONS) if promoting else [None]
+    king_swapped = (px.piece_type == chess.KING and px.color == mover) or (py.piece_type == chess.KING and py.color == mover)
+    if not king_swapped:
+        king = board.king(mover)
+        if king is None:
+            return choices
+        if masks is None:
+            masks = attack_masks(board, mover, king)
+        safe = []
+        for choice in choices:
+            at_x, at_y = _promoted(py, x, choice), _promoted(px, y, choice)
+            if ((at_x.color != mover and masks[at_x.piece_type] & chess.BB_SQUARES[x])
+                    or (at_y.color != mover and masks[at_y.piece_type] & chess.BB_SQUARES[y])):
+                continue
+            safe.append(choice)
+        return safe
+    safe = []
+    king = y if px.piece_type == chess.KING and px.color == mover else x
+    for choice in choices:
+        _put(board, x, _promoted(py, x, choice))
+        _put(board, y, _promoted(px, y, choice))
+        if not board.attackers_mask(not mover, king):
+            safe.append(choice)
+        _put(board, x, px)
+        _put(board, y, py)
+    return safe
+
+
+def _promoted(piece: chess.Piece, square: int, choice: int | None) -> chess.Piece:
+    return chess.Piece(choice, piece.color) if choice and promotes(piece, square) else piece
+
+
+def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> dict[str, Turn]:
+    """Every complete turn beginning with `regular` (work: a copy of `board`, left unchanged).
+
+    The same as `swap_pairs` + `swap_versions`, written flat over bitboards: this is the hot loop
+    of the variant (about a thousand turns in a middlegame)."""
+    mover = board.turn
+    work.push(regular)
+    try:
+        occupied = work.occupied
+        mine = work.occupied_co[mover]
+        kinds = cast("dict[int, int]", {sq: work.piece_type_at(sq) for sq in chess.scan_forward(occupied)})
+        king = work.king(mover)
+        masks = attack_masks(work, mover, king) if king is not None else None
+        pairs: dict[tuple[int, int], tuple[int, int]] = {}
+        for x in chess.scan_forward(mine):
+            a = kinds[x]
+            if a == chess.PAWN:
+                pattern = swap_pattern(work, x)
+            elif a == chess.KNIGHT:
+                pattern = chess.BB_KNIGHT_ATTACKS[x]
+            elif a == chess.KING:
+                pattern = chess.BB_KING_ATTACKS[x]
+            else:
+                pattern = 0
+                if a != chess.BISHOP:
+                    pattern |= (chess.BB_RANK_ATTACKS[x][chess.BB_RANK_MASKS[x] & occupied]
+                                | chess.BB_FILE_ATTACKS[x][chess.BB_FILE_MASKS[x] & occupied])
+                if a != chess.ROOK:
+                    pattern |= chess.BB_DIAG_ATTACKS[x][chess.BB_DIAG_MASKS[x] & occupied]
+            for y in chess.scan_forward(pattern & occupied):
+                if kinds[y] == a and mine & chess.BB_SQUARES[y]:
+                    continue
+                key = (x, y) if x < y else (y, x)
+                pairs[key] = key if key in pairs else (x, y)
+        step_part = Step(regular)
+        head = regular.uci() + " "
+        names = chess.SQUARE_NAMES
+        out: dict[str, Turn] = {}
+        last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
+        white = work.occupied_co[chess.WHITE]
+        for x, y in pairs.values():
+            tx, ty = kinds[x], kinds[y]
+            bx, by = chess.BB_SQUARES[x], chess.BB_SQUARES[y]
+            # a pawn promotes when it lands on its last rank
+            promoting = ((tx == chess.PAWN and by & (last_white if white & bx else last_black))
+                         or (ty == chess.PAWN and bx & (last_white if white & by else last_black)))
+            if masks is None:
+                choices = swap_versions(work, mover, x, y)
+            elif (tx == chess.KING and mine & bx) or (ty == chess.KING and mine & by):
+                # The king changes square; occupancy does not. Enemy men elsewhere attack its new
+                # square as they do now; the other man, now on the king's old square, may too.
+                new, old, other, other_bb = (y, x, ty, by) if tx == chess.KING and mine & bx else (x, y, tx, bx)
+                if work.attackers_mask(not mover, new) & ~chess.BB_SQUARES[new]:
+                    continue
+                if mine & other_bb:
+                    choices = list(PROMOTIONS) if promoting else [None]
+                else:
+                    reach = attack_masks(work, mover, new)
+                    old_bb = chess.BB_SQUARES[old]
+                    if other == chess.PAWN and old_bb & (last_white if white & other_bb else last_black):
+                        choices = [c for c in PROMOTIONS if not reach[c] & old_bb]
+                    else:
+                        choices = [] if reach[other] & old_bb else [None]
+            else:
+                choices = []
+                for choice in (PROMOTIONS if promoting else (None,)):
+                    at_x = choice if choice and ty == chess.PAWN and promoting and bx & (last_white if white & by else last_black) else ty
+                    at_y = choice if choice and tx == chess.PAWN and promoting and by & (last_white if white & bx else last_black) else tx
+                    if (not mine & by and masks[at_x] & bx) or (not mine & bx and masks[at_y] & by):
+                        continue
+                    choices.append(choice)
+            for choice in choices:
+                text = f"{names[x]}/{names[y]}{chess.piece_symbol(choice) if choice else ''}"
+                out[head + text] = (step_part, Swap(x, y, choice))
+        return out
+    finally:
+        work.pop()
+
+
+def is_first_turn(board: chess.Board) -> bool:
+    return board.turn == chess.WHITE and board.fullmove_number == 1
+
+
+class BalancedSwap(PartsVariant):
+    slug = "balanced-swap"
+    name = "Balanced Swap Chess"
+    summary = "Each turn: a chess move, then swap two men. No turn, you lose."
+    insufficient_material = False
+
+    def validate(self, position: Position) -> None:
+        board = position.board
+        allowed = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_TOO_MANY_CHECKERS
+                   | chess.STATUS_IMPOSSIBLE_CHECK | chess.STATUS_BAD_CASTLING_RIGHTS)
+        bad = board.status() & ~allowed
+        if bad:
+            raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        if (board.pawns & board.occupied_co[chess.WHITE] & chess.BB_RANK_8
+                or board.pawns & board.occupied_co[chess.BLACK] & chess.BB_RANK_1):
+            raise ValueError("A pawn on its last rank would have promoted.")
+
+    # -- turns -------------------------------------------------------------------------------------
+    def turns(self, position: Position) -> dict[str, Turn]:
+        board = position.board
+        if is_first_turn(board):
+            return {m.uci(): (Step(m),) for m in board.legal_moves}
+        work = board.copy(stack=False)
+        out: dict[str, Turn] = {}
+        for regular in board.legal_moves:
+            out.update(swap_turns(board, regular, work))
+        return out
+
+    def after(self, position: Position, turn: Turn) -> Position:
+        board = position.edit()
+        regular = turn[0].move
+        mover = board.turn
+        board.push(regular)
+        if len(turn) > 1:
+            swap = turn[1]
+            px, py = man_at(board, swap.first), man_at(board, swap.second)
+            _put(board, swap.first, _promoted(py, swap.first, swap.promotion))
+            _put(board, swap.second, _promoted(px, swap.second, swap.promotion))
+            touched = chess.BB_SQUARES[swap.first] | chess.BB_SQUARES[swap.second]
+            for square, rights in _CASTLING_SQUARES.items():
+                if touched & chess.BB_SQUARES[square]:
+                    board.castling_rights &= ~rights
+            if board.ep_square is not None and board.piece_at(regular.to_square) != chess.Piece(chess.PAWN, mover):
+                board.ep_square = None
+            if chess.PAWN in (px.piece_type, py.piece_type):
+                board.halfmove_clock = 0
+        board.clear_stack()
+        return Position(board)
+
+    # -- typed turns ----------------------------------------------------------------------------
+    def regular_move(self, board: chess.Board, text: str) -> chess.Move | None:
+        """The legal FIDE move `text` spells: UCI in any case, or SAN (":" for a capture allowed)."""
+        try:
+            move = chess.Move.from_uci(text.lower())
+            if move in board.legal_moves:
+                return move
+        except ValueError:
+            pass
+        try:
+            return board.parse_san(text.replace(":", "x").rstrip("+#"))
+        except ValueError:
+            return None
+
+    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+        parts = text.split()
+        if not parts or len(parts) > 2:
+            return None
+        regular = self.regular_move(position.board, parts[0])
+        if regular is None:
+            return None
+        if len(parts) == 1:
+            return regular.uci() if regular.uci() in turns else None
+        match = _SWAP_TEXT.fullmatch(parts[1].rstrip("+#").replace("-", "/"))
+        if not match:
+            match = _SWAP_TEXT.fullmatch(parts[1].rstrip("+#").lower())
+        if not match:
+            return None
+        x, y, promo = match.group(1), match.group(2), match.group(3).lower()
+        for first, second in ((x, y), (y, x)):
+            candidate = f"{regular.uci()} {first}/{second}{promo}"
+            if candidate in turns:
+                return candidate
+        return None
+
+    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+        board = position.board
+        parts = text.split()
+        if len(parts) > 2:
+            return "A turn is one regular move and one swap, for example b8c6 f8/g7."
+        regular = self.regular_move(board, parts[0])
+        if regular is None:
+            return why_not_regular(board, parts[0])
+        head = regular.uci()
+        if is_first_turn(board):
+            return "White's first turn is the regular move alone, with no swap: for example d2d4."
+        options = sorted(t for t in turns if t.startswith(head + " "))
+        if not options:
+            return (f"{parts[0]} is a legal chess move, but no swap can follow it "
+                    f"(your king would be exposed after any swap), so it is not a legal turn.")
+        if len(parts) == 1:
+            return f"After {parts[0]} you must also swap two men, for example {options[0]}."
+        return f"{parts[0]} is fine, but {parts[1]} is not a swap you can make: {self.why_not_swap(board, regular, parts[1])}"
+
+    def why_not_swap(self, board: chess.Board, regular: chess.Move, text: str) -> str:
+        match = _SWAP_TEXT.fullmatch(text.rstrip("+#").lower().replace("-", "/"))
+        if not match:
+            return "write a swap as two squares with a slash, like f8/g7 (add q, r, b or n if a pawn promotes)."
+        work = board.copy(stack=False)
+        mover = work.turn
+        work.push(regular)
+        x, y = chess.parse_square(match.group(1)), chess.parse_square(match.group(2))
+        promo = match.group(3)
+        a, b = work.piece_at(x), work.piece_at(y)
+        if a is None or b is None:
+            empty = match.group(1) if a is None else match.group(2)
+            return f"after the move there is no man on {empty}."
+        if x == y:
+            return "a swap needs two different men."
+        if mover not in (a.color, b.color):
+            return "one of the two men must be yours."
+        if a.color == b.color and a.piece_type == b.piece_type:
+            return f"two {chess.piece_name(a.piece_type)}s of the same colour cannot swap: it would change nothing."
+        reach = [(s, t) for s, t in ((x, y), (y, x))
+                 if work.color_at(s) == mover and swap_pattern(work, s) & chess.BB_SQUARES[t]]
+        if not reach:
+            mine = x if a.color == mover else y
+            return (f"the other man must stand where your {chess.piece_name(man_at(work, mine).piece_type)} on "
+                    f"{chess.square_name(mine)} could move or capture (a clear path).")
+        needs = promotes(a, y) or promotes(b, x)
+        if needs and not promo:
+            return "a pawn reaches its last rank, so say what it becomes: add q, r, b or n (like a1/a8q)."
+        if promo and not needs:
+            return "no pawn reaches its last rank, so the swap takes no promotion letter."
+        return "your king would be in check after it."
+
+    # -- the end -------------------------------------------------------------------------------------
+    def judge_no_turn(self, seen: Judged) -> Outcome | None:
+        if seen.turns:
+            return None
+        loser = seen.position.board.turn
+        if self.checked(seen.position):
+            return Outcome.win(colour_of(not loser), "checkmate", "checkmate")
+        return Outcome.win(colour_of(not loser), "no legal move or swap", "no-move")
+
+    # -- what players see -------------------------------------------------------------------------
+    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+        board = before.board
+        regular = turn[0].move
+        text = san(board, regular, list(board.legal_moves))
+        return " ".join([text, *(part.text for part in turn[1:])])
+
+
+def why_not_regular(board: chess.Board, text: str) -> str:
+    """Why `text` is not a legal regular (FIDE) move here, for the player."""
+    try:
+        move = chess.Move.from_uci(text.lower())
+    except ValueError:
+        if re.fullmatch(r"[KQRBN]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#]?|[O0](-?[O0]){1,2}", text):
+            return f"{text} is not a legal regular move here."
+        return f"I can't read {text!r} as a move. Type a move and a swap, like b8c6 f8/g7 (or Nc6 f8/g7)."
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        return f"No piece on {chess.square_name(move.from_square)}."
+    if piece.color != board.turn:
+        return f"The piece on {chess.square_name(move.from_square)} is not yours."
+    if board.is_pseudo_legal(move):
+        return ("You must get out of check with the regular move." if board.is_check()
+                else "That leaves your king in check.")
+    return f"That piece cannot move to {chess.square_name(move.to_square)}."
+
+
+VARIANT = BalancedSwap()
