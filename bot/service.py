@@ -550,14 +550,14 @@ class GameService:
                 check = " (in check)" if view.checks else ""
                 lines.append(f"{name} to move ({game.turn}){check}.")
         else:
-            lines.append(self._result_line(record, outcome))
+            lines.append(self._result_line(record, outcome, game.info))
         return Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
                      game_id=record.id, finished=outcome is not None, view=view)
 
     @staticmethod
-    def _result_line(record: GameRecord, outcome: Outcome) -> str:
+    def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
         if record.solo:
-            score = f" Casualties: {outcome.score}." if outcome.score is not None else ""
+            score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
             return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {outcome.reason}.{score}"
         if outcome.winner is None:
             return f"**Draw** ({outcome.result}): {outcome.reason}."

@@ -122,6 +122,8 @@ class VariantInfo:
     files: int = 8
     ranks: int = 8
     create: Callable[[int | None, str | None], "Game"] = field(repr=False, compare=False, default=None)
+    score_name: str = "score"          # solo puzzles: what Outcome.score counts ("casualties", "level")
+    score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
 
 
 MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)

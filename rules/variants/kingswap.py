@@ -268,4 +268,6 @@ VARIANT = VariantInfo(
     files=5,
     ranks=5,
     create=_create,
+    score_name="casualties",
+    score_better="lower",
 )
