@@ -19,7 +19,7 @@ import rules  # noqa: E402
 
 
 def positions(slug: str, count: int, rng: random.Random, seed_games: bool = False) -> list:
-    views = []
+    views: list = []
     while len(views) < count:
         game = rules.new_game(slug, seed=rng.randrange(10**6)) if seed_games else rules.new_game(slug)
         views.append(game.view())

@@ -12,7 +12,6 @@ import logging
 import random
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from importlib import metadata
 from typing import Awaitable, Callable, TypeVar
 

@@ -32,6 +32,8 @@ def castles(board: chess.Board) -> list[chess.Move]:
     """Castling for the side to move: rights (King and Rook unmoved) and empty squares between
     them; attacks do not matter (ruling 4)."""
     king = board.king(board.turn)
+    if king is None:
+        return []
     rights = board.clean_castling_rights() & board.occupied_co[board.turn]
     return [chess.Move(king, target) for rook, target, between in CASTLES.get(king, ())
             if rights & chess.BB_SQUARES[rook] and not board.occupied & between]
@@ -80,8 +82,9 @@ class Entourage(ChessVariant):
             if not board.is_castling(move):
                 yield move
         king = board.king(board.turn)
-        for _, target, _ in CASTLES.get(king, ()):
-            yield chess.Move(king, target)
+        if king is not None:
+            for _, target, _ in CASTLES.get(king, ()):
+                yield chess.Move(king, target)
 
     def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
         return not is_two_square_king_move(board, move) or move in castles(board)

@@ -78,8 +78,8 @@ def apply(position: Position, move: str) -> Position:
 
 # Ruling 8's search works on two 25-bit masks (bishops, pawns); bit = rank * 5 + file.
 _INDEX = {sq: GRID.coords(sq)[1] * 5 + GRID.coords(sq)[0] for sq in GRID.squares()}
-_PAWN_STEPS = [[] for _ in range(25)]
-_BISHOP_RAYS = [[] for _ in range(25)]
+_PAWN_STEPS: list[list[int]] = [[] for _ in range(25)]
+_BISHOP_RAYS: list[list[list[int]]] = [[] for _ in range(25)]
 for _sq, _i in _INDEX.items():
     _PAWN_STEPS[_i] = [_INDEX[t] for t in targets({_sq: "P"}, _sq)]
     _BISHOP_RAYS[_i] = [[_INDEX[t] for t in GRID.ray(_sq, df, dr)] for df, dr in DIAGONAL]

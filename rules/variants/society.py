@@ -31,8 +31,8 @@ class Society(ChessVariant):
         return not is_forbidden_capture(board, move)
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
-        mover = PIECE_NAMES[chess.piece_symbol(board.piece_type_at(move.from_square))]
-        victim = PIECE_NAMES[chess.piece_symbol(board.piece_type_at(move.to_square))]
+        mover = PIECE_NAMES[chess.piece_symbol(board.piece_type_at(move.from_square) or chess.PAWN)]
+        victim = PIECE_NAMES[chess.piece_symbol(board.piece_type_at(move.to_square) or chess.PAWN)]
         return (f"Your {mover} may not take the {victim} on {chess.square_name(move.to_square)}: "
                 "only captures by a pawn or of a pawn are allowed.")
 

@@ -73,7 +73,7 @@ class Zoo(ChessVariant):
 
     def after_move(self, board: chess.Board, state: Any, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
-        if captured is None:
+        if captured is None or mover is None:
             return state
         white, black = state
         if mover.color == chess.WHITE:

@@ -17,7 +17,6 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
