@@ -331,6 +331,15 @@ def test_an_en_passant_capture_threatens():
     assert "exd3 would complete the line d3-c3-b3-a3" in reason
 
 
+def test_a_double_step_threatens():
+    # d7-d5 would complete d5-d4-d3-d2 (d6 is empty again behind it); d7-d6 would not reach.
+    game = game_at("7k/3p4/8/8/3N4/3P4/3K3P/8 w - - 0 1")
+    assert game.view().marks == ("d2", "d3", "d4", "d5")
+    assert game.view().caption == "Linkage-check: d5 would complete the line d5-d4-d3-d2."
+    assert "d5" in refusal(game, "h3")
+    assert "d4c6" in game.legal_moves() and "d2e2" in game.legal_moves()
+
+
 def test_a_promotion_threatens():
     game = game_at("7k/8/8/8/8/8/1p5P/2BNK3 w - - 0 1")
     assert game.view().marks == ("b1", "c1", "d1", "e1")
