@@ -107,6 +107,63 @@ def test_legal_moves_match_a_brute_force_reading_along_random_games():
     assert positions > 60 and narrowed > 5   # the comparison met real linkage refusals
 
 
+def random_crowded_board(rng):
+    """A legal position with both Kings and 4-22 other men scattered at random: crowded enough
+    that lines of four form all over the board, far from any opening."""
+    while True:
+        board = chess.Board(None)
+        white_king, black_king = rng.sample(chess.SQUARES, 2)
+        board.set_piece_at(white_king, chess.Piece(chess.KING, chess.WHITE))
+        board.set_piece_at(black_king, chess.Piece(chess.KING, chess.BLACK))
+        for _ in range(rng.randint(4, 22)):
+            square = rng.choice(chess.SQUARES)
+            kind = rng.choice([chess.PAWN] * 4 + [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN])
+            if board.piece_at(square) or (kind == chess.PAWN and chess.square_rank(square) in (0, 7)):
+                continue
+            board.set_piece_at(square, chess.Piece(kind, rng.random() < 0.5))
+        board.turn = rng.random() < 0.5
+        if board.is_valid():
+            return board
+
+
+def reference_end(board, legal):
+    """(result, reason) when the side to move has no legal move, from the brute-force reading."""
+    if legal:
+        return None
+    winner = "0-1" if board.turn == chess.WHITE else "1-0"
+    if board.is_check():
+        return winner, "checkmate"
+    passed = board.copy(stack=False)
+    passed.turn, passed.ep_square = not board.turn, None
+    king = board.king(board.turn)
+    for reply in passed.generate_pseudo_legal_moves():
+        if passed.is_castling(reply) or reply.to_square == king:
+            continue
+        probe = passed.copy(stack=False)
+        probe.push(reply)
+        if 4 in run_length_through(probe, reply.to_square, king):
+            return winner, "linkage-mate"
+    return "1/2-1/2", "stalemate"
+
+
+def test_legal_moves_and_endings_match_the_brute_force_reading_in_crowded_positions():
+    rng = random.Random(81)
+    narrowed, endings = 0, set()
+    for _ in range(120):
+        board = random_crowded_board(rng)
+        game = game_at(board.fen())
+        expected = reference_legal(board)
+        end = reference_end(board, expected)
+        if end is not None:
+            assert (game.outcome.result, game.outcome.reason) == end
+            endings.add(end[1])
+        elif chess.popcount(board.occupied) > 3:
+            assert game.outcome is None
+            assert sorted(game.legal_moves()) == expected
+        narrowed += len(expected) < board.legal_moves.count()
+    assert narrowed > 30 and {"checkmate", "linkage-mate"} <= endings
+
+
 # -- men, set-up and moves are FIDE -------------------------------------------------------------
 
 def test_start_position_and_first_moves_are_fide():
@@ -272,6 +329,15 @@ def test_an_en_passant_capture_threatens():
     game = game_at("k7/8/8/8/4p3/KNB5/3P4/8 w - - 0 1")
     reason = refusal(game, "d4")
     assert "exd3 would complete the line d3-c3-b3-a3" in reason
+
+
+def test_a_double_step_threatens():
+    # d7-d5 would complete d5-d4-d3-d2 (d6 is empty again behind it); d7-d6 would not reach.
+    game = game_at("7k/3p4/8/8/3N4/3P4/3K3P/8 w - - 0 1")
+    assert game.view().marks == ("d2", "d3", "d4", "d5")
+    assert game.view().caption == "Linkage-check: d5 would complete the line d5-d4-d3-d2."
+    assert "d5" in refusal(game, "h3")
+    assert "d4c6" in game.legal_moves() and "d2e2" in game.legal_moves()
 
 
 def test_a_promotion_threatens():

@@ -6,6 +6,7 @@ import chess
 import pytest
 
 import rules
+from rules.chess_variant import BOARD_FAULTS
 
 from .support import refusal, shuffle_knights
 
@@ -78,6 +79,69 @@ def test_moves_and_shrapnel_match_an_independent_reading_along_random_games():
             game.play(move)
             assert game.fen().split()[:4] == board.fen(en_passant="xfen").split()[:4]
     assert captures > 50
+
+
+def random_scattered_board(rng):
+    """A position with 1-26 men scattered at random, Kings optional (at most one a side), often
+    with an en passant square: shrapnel meets every kind of neighbour, and promotions abound."""
+    while True:
+        board = chess.Board(None)
+        for _ in range(rng.randint(1, 26)):
+            square, colour = rng.choice(chess.SQUARES), rng.random() < 0.5
+            kind = rng.choice([chess.PAWN] * 4 + [chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN,
+                                                  chess.KING])
+            if ((kind == chess.PAWN and chess.square_rank(square) in (0, 7))
+                    or (kind == chess.KING and board.kings & board.occupied_co[colour])):
+                continue
+            board.set_piece_at(square, chess.Piece(kind, colour))
+        board.turn = rng.random() < 0.5
+        step = -8 if board.turn == chess.WHITE else 8
+        rank = 4 if board.turn == chess.WHITE else 3   # where the enemy pawn stands after its double step
+        for pawn in chess.scan_forward(board.pawns & board.occupied_co[not board.turn] & chess.BB_RANKS[rank]):
+            if rng.random() < 0.7 and not board.occupied & (chess.BB_SQUARES[pawn - step] | chess.BB_SQUARES[pawn - 2 * step]):
+                board.ep_square = pawn - step
+                beside = [sq for sq in (pawn - 1, pawn + 1)
+                          if chess.square_rank(sq) == rank and not board.piece_at(sq)]
+                if beside:   # a pawn that can take en passant
+                    board.set_piece_at(rng.choice(beside), chess.Piece(chess.PAWN, board.turn))
+                break
+        if board.occupied_co[not board.turn] and not board.status() & BOARD_FAULTS:
+            return board
+
+
+def test_moves_shrapnel_and_endings_match_an_independent_reading_in_scattered_positions():
+    rng = random.Random(23)
+    captures = en_passant = promotions = wins = 0
+    for _ in range(150):
+        board = random_scattered_board(rng)
+        game = game_at(board.fen(en_passant="fen"))
+        for _ in range(20):
+            expected = sorted(m.uci() for m in board.generate_pseudo_legal_moves() if not board.is_castling(m))
+            if not board.occupied_co[board.turn]:
+                winner = "1-0" if board.turn == chess.BLACK else "0-1"
+                assert game.outcome == rules.Outcome(winner, "all enemy men captured")
+                wins += 1
+                break
+            if not expected:
+                assert game.outcome == rules.Outcome("1/2-1/2", "no legal move")
+                break
+            assert game.outcome is None
+            assert sorted(game.legal_moves()) == expected
+            takes = [m for m in expected if board.is_capture(chess.Move.from_uci(m))]
+            passing = [m for m in takes if board.is_en_passant(chess.Move.from_uci(m))]
+            move = chess.Move.from_uci(passing[0] if passing else
+                                       rng.choice(takes if takes and rng.random() < 0.7 else expected))
+            captures += board.is_capture(move)
+            en_passant += board.is_en_passant(move)
+            promotions += bool(move.promotion)
+            before = game.fen()
+            game.play(move.uci())
+            board = reference_play(board, move)
+            assert game.fen().split()[:4] == board.fen(en_passant="xfen").split()[:4]
+            game.undo()
+            assert game.fen() == before
+            game.play(move.uci())
+    assert captures > 500 and en_passant > 10 and promotions > 50 and wins > 60
 
 
 # -- men and moves -----------------------------------------------------------------------------
