@@ -317,6 +317,12 @@ def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], vari
     return keys
 
 
+def reads_as_bishop_san(text: str) -> bool:
+    """"B1c2" is a bishop from the first rank (SAN), not the from-to move b1c2: a capital B
+    followed by a rank digit is never a square."""
+    return len(text) > 1 and text[0] == "B" and text[1].isdigit()
+
+
 def looks_like_castling(board: chess.Board, text: str) -> bool:
     """O-O, O-O-O, or a king's two-square step along its home rank (e1g1)."""
     if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
@@ -370,7 +376,7 @@ class ChessGame(Game):
         by_uci = self._by_uci()
         if text in by_uci:
             return text
-        if text.lower() in by_uci:
+        if text.lower() in by_uci and not reads_as_bishop_san(text):
             return text.lower()
         legal = self.legal_chess_moves()
         matches = {m.uci() for m in self._spelled_by(text, legal)}
@@ -384,6 +390,8 @@ class ChessGame(Game):
         if not self.variant.castling and looks_like_castling(self.board, text):
             return f"There is no castling in {self.variant.name}."
         try:
+            if reads_as_bishop_san(text):
+                raise ValueError(text)
             move = chess.Move.from_uci(text.lower())
         except ValueError:
             move = self._candidate_from_san(text)

@@ -145,3 +145,17 @@ def test_puzzle_labels_are_the_canonical_moves():
     game = rules.new_game("kingswap", fen="5/5/5/5/R3K 1 0")
     game.play("a1a3")
     assert game.last_move_label() == "a1a3"
+
+
+def test_a_capital_b_with_a_rank_is_a_bishop_not_the_b_file():
+    # Bishops on d1 and b3 both reach c2; the king on b1 could step there too.
+    fen = "4k2r/8/8/8/8/1B6/8/1K1B4 w - - 0 1"
+    game = rules.new_game("standard", fen=fen)
+    assert game.play("B1c2") == "d1c2"       # SAN: the bishop from the first rank
+    game.undo()
+    assert game.play("b1c2") == "b1c2"       # from-to: the king
+    game = rules.new_game("standard", fen="4k2r/8/8/8/8/8/8/1K1B4 w - - 0 1")
+    assert "b1c2" in game.legal_moves()
+    with pytest.raises(rules.IllegalMove) as refused:
+        game.play("B3c2")                    # no bishop on the third rank: never the king's b1c2
+    assert game.history == [] and "b3" not in str(refused.value).split("No piece on ")[-1][:2]
