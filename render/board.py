@@ -65,7 +65,7 @@ class Renderer:
 
     def _index(self, colour: tuple[int, int, int]) -> int:
         """The palette index of one of the fixed colours."""
-        flat = self.palette().getpalette()
+        flat = self.palette().getpalette() or []
         for i in range(0, len(flat), 3):
             if tuple(flat[i:i + 3]) == tuple(colour):
                 return i // 3
@@ -160,10 +160,10 @@ class Renderer:
         fixed += [t.mark_ring[:3]]
         fixed = list(dict.fromkeys(fixed))
         chosen = swatch.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        flat = chosen.getpalette()[: 3 * (256 - len(fixed))]
+        flat = (chosen.getpalette() or [])[: 3 * (256 - len(fixed))]
         # Pillow maps colours to a palette through a 6-bit-per-channel cache, so a near twin of a
         # fixed colour could steal its pixels; keep the chosen colours clear of the fixed ones.
-        found = [tuple(flat[i:i + 3]) for i in range(0, len(flat), 3)]
+        found = [(flat[i], flat[i + 1], flat[i + 2]) for i in range(0, len(flat) - 2, 3)]
         colours = fixed + [c for c in found if min(_distance(c, f) for f in fixed) > 11]
         colours = list(dict.fromkeys(colours))
         colours += [colours[-1]] * (256 - len(colours))
@@ -190,13 +190,13 @@ class Renderer:
                 x, y = layout.cell(file, rank, flipped)
                 draw.rectangle((x, y, x + sq - 1, y + sq - 1), fill=t.dark if (file + rank) % 2 == 0 else t.light)
         font = self.assets.font(layout.font_px)
-        bottom = m + layout.ranks * sq + m / 2
+        bottom: float = m + layout.ranks * sq + m / 2
         for file in range(layout.files):
-            x = layout.cell(file, 0, flipped)[0] + sq / 2
-            draw.text((x, bottom), chr(ord("a") + file), font=font, fill=t.coords, anchor="mm")
+            cx: float = layout.cell(file, 0, flipped)[0] + sq / 2
+            draw.text((cx, bottom), chr(ord("a") + file), font=font, fill=t.coords, anchor="mm")
         for rank in range(layout.ranks):
-            y = layout.cell(0, rank, flipped)[1] + sq / 2
-            draw.text((m / 2, y), str(rank + 1), font=font, fill=t.coords, anchor="mm")
+            cy: float = layout.cell(0, rank, flipped)[1] + sq / 2
+            draw.text((m / 2, cy), str(rank + 1), font=font, fill=t.coords, anchor="mm")
         return image
 
     def _tile(self, px: int, parity: int, flags: Flags, letter: str) -> Image.Image:
@@ -305,7 +305,7 @@ def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
             if pos is None:
                 continue
             flags, letter = out.get(pos, (NO_FLAGS, ""))
-            flags = tuple(True if i == index else f for i, f in enumerate(flags))
+            flags = (flags[0] or index == 0, flags[1] or index == 1, flags[2] or index == 2)
             out[pos] = (flags, letter)
     return out
 
@@ -314,7 +314,8 @@ def _blend(base: tuple[int, int, int], over: tuple[int, int, int, int]) -> tuple
     """`over` composited on `base` exactly as Pillow does it for a tile."""
     pixel = Image.new("RGBA", (1, 1), base + (255,))
     pixel.alpha_composite(Image.new("RGBA", (1, 1), over))
-    return pixel.getpixel((0, 0))[:3]
+    r, g, b, _ = pixel.getpixel((0, 0))  # type: ignore[misc]
+    return r, g, b
 
 
 def _distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:

@@ -30,7 +30,7 @@ turns of several parts do (rules.position), for look-ahead without copying board
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Literal
 
 import chess
 
@@ -99,7 +99,7 @@ class ChessVariant:
     def fen(self, board: chess.Board, state: Any) -> str:
         # Without royal kings, keep the en passant square whenever a pawn could take there (python-chess
         # "xfen"); its "legal" test would drop a capture that merely exposes the king.
-        en_passant = "legal" if self.royal_king else "xfen"
+        en_passant: Literal["legal", "xfen"] = "legal" if self.royal_king else "xfen"
         return " ".join([board.fen(en_passant=en_passant), *self.format_state(state)])
 
     # -- moves --------------------------------------------------------------------------------
@@ -394,9 +394,9 @@ class ChessGame(Game):
                 raise ValueError(text)
             move = chess.Move.from_uci(text.lower())
         except ValueError:
-            move = self._candidate_from_san(text)
-            if move is not None:
-                return self.variant.explain(self.board, self.state, move)
+            spelled = self._candidate_from_san(text)
+            if spelled is not None:
+                return self.variant.explain(self.board, self.state, spelled)
             if re.fullmatch(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?", text):
                 return f"{text} is not a legal move here."
             return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
@@ -474,7 +474,7 @@ class ChessGame(Game):
 
     def view(self) -> BoardView:
         pieces = {chess.square_name(sq): p.symbol() for sq, p in self.board.piece_map().items()}
-        last = ()
+        last: tuple[str, ...] = ()
         if self.board.move_stack:
             m = self.board.move_stack[-1]
             last = (chess.square_name(m.from_square), chess.square_name(m.to_square))

@@ -121,7 +121,8 @@ class VariantInfo:
     summary: str
     files: int = 8
     ranks: int = 8
-    create: Callable[[int | None, str | None], "Game"] = field(repr=False, compare=False, default=None)
+    create: Callable[[int | None, str | None], "Game"] = field(repr=False, compare=False,
+                                                                 default=None)  # type: ignore[assignment]
     score_name: str = "score"          # solo puzzles: what Outcome.score counts ("casualties", "level")
     score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
 
