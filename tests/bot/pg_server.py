@@ -37,6 +37,11 @@ def find_bin_dir() -> Path | None:
     return next((c for c in candidates if all((c / b).is_file() for b in BINARIES)), None)
 
 
+def reachable_by_others(path: Path) -> bool:
+    """Whether an unprivileged user can get to `path` (every folder above it searchable)."""
+    return all(p.stat().st_mode & 0o001 for p in (path, *path.parents))
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -74,6 +79,14 @@ class PgServer:
             user = pwd.getpwnam("nobody").pw_uid
             os.chown(root, user, pwd.getpwuid(user).pw_gid)
             root.chmod(0o700)
+        if user is not None and not reachable_by_others(bin_dir):
+            # e.g. a checkout under /root: give the server user its own copy of the installation,
+            # with the wheel's shared libraries beside it (the binaries find them at ../../../pgserver.libs)
+            site, copy = bin_dir.parents[2], root / "site"
+            for part in (bin_dir.parent.relative_to(site), Path("pgserver.libs")):
+                if (site / part).is_dir():
+                    shutil.copytree(site / part, copy / part, symlinks=True)
+            bin_dir = copy / bin_dir.relative_to(site)
         server = cls(bin_dir, root, free_port(), user)
         init = server._run("initdb", "-D", str(server.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
                            "--no-sync", "--no-instructions")
