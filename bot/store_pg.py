@@ -172,6 +172,8 @@ class PostgresStore:
 async def copy_games(source: str, target: str) -> int:
     """Copy every game from one database to another (SQLite or PostgreSQL, either way), ids,
     versions and all. The target must hold no games yet. Returns how many were copied."""
+    if not is_postgres_url(source) and not Path(sqlite_path(source)).is_file():
+        raise StoreError(f"There is no database at {source} to copy from.")
     src = await open_store(source)
     try:
         dst = await open_store(target)

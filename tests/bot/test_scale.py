@@ -153,6 +153,12 @@ def test_copy_db_refuses_a_target_that_already_holds_games(tmp_path):
         asyncio.run(copy_games(str(tmp_path / "a.sqlite3"), str(tmp_path / "b.sqlite3")))
 
 
+def test_copy_db_from_a_missing_sqlite_file_is_refused_and_creates_nothing(tmp_path):
+    with pytest.raises(StoreError, match="no database at"):
+        asyncio.run(copy_games(str(tmp_path / "typo.sqlite3"), str(tmp_path / "b.sqlite3")))
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_python_m_bot_copy_db_copies_and_reports_the_count(tmp_path, pg_url):
     async def make():
         store = await SqliteStore.open(tmp_path / "a.sqlite3")
