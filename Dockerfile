@@ -12,7 +12,7 @@ COPY rules ./rules
 COPY render ./render
 COPY bot ./bot
 COPY data ./data
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir ".[postgres]" \
     && useradd --create-home --uid 10001 kibitz \
     && mkdir -p /data && chown kibitz /data
 

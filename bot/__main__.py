@@ -1,4 +1,5 @@
-"""`python -m bot` starts the Discord bot (or the console without a token); `python -m bot console`."""
+"""`python -m bot` starts the Discord bot (or the console without a token); `python -m bot console`;
+`python -m bot copy-db SOURCE TARGET` copies every game between SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
@@ -7,7 +8,8 @@ import sys
 
 from . import config as config_module
 from .service import GameService
-from .store import SqliteStore, StoreError
+from .store import StoreError
+from .store_pg import copy_games, is_postgres_url, open_store
 
 NO_TOKEN = """No DISCORD_TOKEN found (environment or .env), so starting the local console instead.
 To run on Discord: create an application at https://discord.com/developers/applications,
@@ -15,11 +17,16 @@ add a Bot, copy its token into a file named .env as  DISCORD_TOKEN=...  and invi
 with the scopes 'bot' and 'applications.commands'. Then run `make run` again.
 """
 
+COPY_USAGE = """usage: python -m bot copy-db SOURCE TARGET
+Copies every game (ids, versions and all) into an empty database. SOURCE and TARGET are each a
+SQLite file (a path or sqlite:///path) or a PostgreSQL URL (postgresql://user:pass@host/db).
+Stop the bot first, so no game changes during the copy."""
+
 
 async def console_main(cfg: config_module.Config) -> None:
     from .console import Console
 
-    store = await SqliteStore.open(cfg.db_path)
+    store = await open_store(cfg.db_path)
     try:
         service = GameService(store)
         await service.restore()
@@ -28,10 +35,30 @@ async def console_main(cfg: config_module.Config) -> None:
         await store.close()
 
 
+def check_shards(cfg: config_module.Config) -> None:
+    """A process running only some shards implies others running the rest: they need one shared
+    database, which SQLite (one process per file) cannot be."""
+    if not cfg.runs_every_shard and not is_postgres_url(cfg.db_path):
+        raise StoreError(f"KIBITZ_SHARD_IDS runs only shards {','.join(map(str, cfg.shard_ids or ()))} of "
+                         f"{cfg.shard_count} here, so other processes run the rest, and they must share one "
+                         f"database: set KIBITZ_DB to a PostgreSQL URL (SQLite serves one process).")
+
+
+def copy_db(args: list[str]) -> int:
+    if len(args) != 2:
+        print(COPY_USAGE, file=sys.stderr)
+        return 2
+    count = asyncio.run(copy_games(args[0], args[1]))
+    print(f"Copied {count} game(s).")
+    return 0
+
+
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    cfg = config_module.load()
     try:
+        if argv[:1] == ["copy-db"]:
+            return copy_db(argv[1:])
+        cfg = config_module.load()
         if argv[:1] == ["console"]:
             asyncio.run(console_main(cfg))
             return 0
@@ -39,11 +66,12 @@ def main(argv: list[str]) -> int:
             print(NO_TOKEN, file=sys.stderr)
             asyncio.run(console_main(cfg))
             return 0
+        check_shards(cfg)
         from .discord_app import run
 
         run(cfg)   # opens the store before it connects to Discord
         return 0
-    except StoreError as exc:
+    except (StoreError, config_module.ConfigError) as exc:
         print(f"kibitz: {exc}", file=sys.stderr)
         return 2
 

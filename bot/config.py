@@ -1,9 +1,27 @@
-"""Settings from environment variables (and a .env file), read once at start-up."""
+"""Settings from environment variables (and a .env file), read once at start-up.
+
+Shards (a bot in more than about 2,500 servers must shard):
+
+    KIBITZ_SHARD_COUNT   how many Discord shards the bot has in all, e.g. 4
+    KIBITZ_SHARD_IDS     the shards this process runs, comma-separated, e.g. 0,1 (default: all)
+
+A guild belongs to shard (guild_id >> 22) % shard_count, as Discord routes it; direct messages
+to shard 0. `Config.owns_guild` tells whether this process serves a guild (its timers too).
+"""
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A setting cannot be used: one sentence naming it."""
+
+
+def shard_of(guild_id: int | str | None, shard_count: int) -> int:
+    """The shard Discord routes a guild to; direct messages (no guild) go to shard 0."""
+    return 0 if guild_id is None else (int(guild_id) >> 22) % shard_count
 
 
 @dataclass(frozen=True)
@@ -13,6 +31,23 @@ class Config:
     out_dir: str
     api_base: str | None        # DISCORD_API_BASE, e.g. http://127.0.0.1:8080/api/v10 (tests)
     gateway_url: str | None     # DISCORD_GATEWAY_URL, e.g. ws://127.0.0.1:8080/ (tests)
+    shard_count: int | None = None            # KIBITZ_SHARD_COUNT; None: no sharding
+    shard_ids: tuple[int, ...] | None = None  # KIBITZ_SHARD_IDS; None: every shard in this process
+
+    @property
+    def sharded(self) -> bool:
+        return self.shard_count is not None
+
+    @property
+    def runs_every_shard(self) -> bool:
+        """False when other processes run some of the shards (they must share one database)."""
+        return self.shard_ids is None or set(self.shard_ids) == set(range(self.shard_count or 1))
+
+    def owns_guild(self, guild_id: int | str | None) -> bool:
+        """Whether this process serves the guild: its games, and its deadlines and reminders."""
+        if self.shard_count is None or self.shard_ids is None:
+            return True
+        return shard_of(guild_id, self.shard_count) in self.shard_ids
 
 
 def read_dotenv(path: Path) -> dict[str, str]:
@@ -32,10 +67,42 @@ def read_dotenv(path: Path) -> dict[str, str]:
 def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> Config:
     env = dict(read_dotenv(dotenv or Path.cwd() / ".env"))
     env.update(os.environ if environ is None else environ)
+    shard_count, shard_ids = parse_shards(env.get("KIBITZ_SHARD_COUNT", ""), env.get("KIBITZ_SHARD_IDS", ""))
     return Config(
         token=env.get("DISCORD_TOKEN") or None,
         db_path=env.get("KIBITZ_DB") or str(Path.cwd() / "kibitz.sqlite3"),
         out_dir=env.get("KIBITZ_OUT") or str(Path.cwd() / "out"),
         api_base=env.get("DISCORD_API_BASE") or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
+
+
+def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """KIBITZ_SHARD_COUNT and KIBITZ_SHARD_IDS, checked; raises ConfigError with one sentence."""
+    count_text, ids_text = count_text.strip(), ids_text.strip()
+    if not count_text:
+        if ids_text:
+            raise ConfigError("KIBITZ_SHARD_IDS is set but KIBITZ_SHARD_COUNT is not: set the total number of "
+                              "shards too, e.g. KIBITZ_SHARD_COUNT=4 KIBITZ_SHARD_IDS=0,1.")
+        return None, None
+    try:
+        count = int(count_text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise ConfigError(f"KIBITZ_SHARD_COUNT must be a whole number of shards, 1 or more (not {count_text!r}).")
+    if not ids_text:
+        return count, None
+    try:
+        ids = tuple(int(part) for part in ids_text.split(","))
+    except ValueError:
+        raise ConfigError(f"KIBITZ_SHARD_IDS must be shard numbers separated by commas, such as 0,1 "
+                          f"(not {ids_text!r}).") from None
+    if any(not 0 <= i < count for i in ids):
+        raise ConfigError(f"KIBITZ_SHARD_IDS ({ids_text}) must name shards from 0 to {count - 1}, "
+                          f"as KIBITZ_SHARD_COUNT is {count}.")
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"KIBITZ_SHARD_IDS ({ids_text}) names a shard twice.")
+    return count, ids

@@ -1,7 +1,7 @@
 """The Discord front end: build the bot over a GameService, and run it.
 
     bot = create_bot(service)            # commands.Bot with the Kibitz slash commands
-    run(cfg)                             # blocking: bot.config's Config, SQLite store at cfg.db_path
+    run(cfg)                             # blocking: bot.config's Config, the store KIBITZ_DB names, its shards
     run(token, service)                  # blocking, with a service you built
 
 Endpoints are read once, at start-up, by bot.config:
@@ -23,7 +23,7 @@ import yarl
 from discord.ext import commands
 
 from bot.cogs.games import Games
-from bot.config import load as load_config
+from bot.config import load as load_config, shard_of
 from bot.service import GameService
 from bot.tree import KibitzTree
 from bot.views.challenge import DYNAMIC_ITEMS
@@ -74,23 +74,46 @@ class KibitzBot(commands.Bot):
             self.synced = await self.tree.sync()
             log.info("synced %d slash command(s): %s", len(self.synced), ", ".join(c.name for c in self.synced))
 
+    def owns_guild(self, guild_id: int | str | None) -> bool:
+        """Whether this process runs the guild's shard, so serves its games and their timers."""
+        count = self.shard_count
+        ids = getattr(self, "shard_ids", None) or ([self.shard_id] if self.shard_id is not None else None)
+        return count is None or ids is None or shard_of(guild_id, count) in ids
+
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s) in %d guild(s)", self.user, self.user and self.user.id, len(self.guilds))
 
 
+class ShardedKibitzBot(KibitzBot, commands.AutoShardedBot):
+    """The same bot over several shards in one process (shard_count, and shard_ids for some)."""
+
+
 def create_bot(service: GameService, *, sync: bool = True, config: DiscordConfig | None = None,
                **options: Any) -> KibitzBot:
-    """Build the bot. `options` go to discord.py's Client (e.g. guild_ready_timeout)."""
+    """Build the bot. `options` go to discord.py's Client (e.g. guild_ready_timeout); with
+    `shard_count` (and `shard_ids`) it runs those shards in this process."""
     (config or DiscordConfig.from_app_config(load_config())).apply()
+    if options.get("shard_count") is not None:
+        return ShardedKibitzBot(service, sync=sync, **options)
     return KibitzBot(service, sync=sync, **options)
+
+
+def shard_options(cfg: Config) -> dict[str, Any]:
+    """discord.py's shard settings from KIBITZ_SHARD_COUNT and KIBITZ_SHARD_IDS."""
+    if cfg.shard_count is None:
+        return {}
+    options: dict[str, Any] = {"shard_count": cfg.shard_count}
+    if cfg.shard_ids is not None:
+        options["shard_ids"] = list(cfg.shard_ids)
+    return options
 
 
 def run(target: Config | str, service: GameService | None = None, **options: Any) -> None:
     """Run the bot until interrupted (blocking).
 
-    ``run(cfg)`` with bot.config's Config (as ``python -m bot`` does) opens the SQLite store at
-    cfg.db_path and builds the service; ``run(token, service)`` uses the given service and takes
-    the endpoints from bot.config.
+    ``run(cfg)`` with bot.config's Config (as ``python -m bot`` does) opens the store at
+    cfg.db_path (SQLite or PostgreSQL), builds the service and runs the configured shards;
+    ``run(token, service)`` uses the given service and takes the endpoints from bot.config.
     """
     token: str | None
     db_path: str | None
@@ -98,6 +121,7 @@ def run(target: Config | str, service: GameService | None = None, **options: Any
         token, endpoints, db_path = target, DiscordConfig.from_app_config(load_config()), None
     else:
         token, endpoints, db_path = target.token, DiscordConfig.from_app_config(target), target.db_path
+        options = {**shard_options(target), **options}
     if not token:
         raise ValueError("No Discord token given")
     asyncio.run(_serve(token, service, endpoints, db_path, options))
@@ -107,9 +131,9 @@ async def _serve(token: str, service: GameService | None, endpoints: DiscordConf
                  options: dict[str, Any]) -> None:
     store = None
     if service is None:
-        from bot.store import SqliteStore
+        from bot.store_pg import open_store
 
-        store = await SqliteStore.open(db_path or "kibitz.sqlite3")
+        store = await open_store(db_path or "kibitz.sqlite3")
         service = GameService(store)
     try:
         async with create_bot(service, config=endpoints, **options) as bot:

@@ -273,6 +273,24 @@ class SqliteStore:
     async def count_open(self) -> int:
         return int(await _scalar(self._conn, "SELECT COUNT(*) FROM games WHERE status IN ('challenge', 'active')"))
 
+    # -- copying a whole database (python -m bot copy-db) ----------------------------------------
+    async def all_games(self) -> list[GameRecord]:
+        rows = await (await self._conn.execute("SELECT * FROM games ORDER BY id")).fetchall()
+        return [_from_row(r) for r in rows]
+
+    async def put(self, records: list[GameRecord]) -> None:
+        """Insert records exactly as they are (ids and versions kept), in one transaction."""
+        columns = ("id", *_COLUMNS)
+        placeholders = ", ".join("?" for _ in columns)
+        async with self._write:
+            try:
+                await self._conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
+                                             [(r.id, *_to_row(r)) for r in records])
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+
     async def close(self) -> None:
         await self._conn.close()
         if self._lock_fd is not None:

@@ -4,6 +4,8 @@ import pytest_asyncio
 from bot.service import GameService, Player
 from bot.store import InMemoryStore
 
+from .pg_server import pg_server, pg_url  # noqa: F401  (a real PostgreSQL, started once per session)
+
 ALICE, BOB, CAROL = Player("1", "alice"), Player("2", "bob"), Player("3", "carol")
 CHANNEL = "chan-1"
 

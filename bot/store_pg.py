@@ -1,0 +1,194 @@
+"""PostgreSQL behind the same GameStore interface, for several bot processes (Discord shards).
+
+    store = await open_store(cfg.db_path)   # KIBITZ_DB: postgresql://..., sqlite:///path, or a path
+
+`PostgresStore` behaves exactly as `SqliteStore`: a save is a compare-and-set on `version` (one
+UPDATE ... WHERE id = $n AND version = $m, atomic in PostgreSQL, so any number of processes may
+share the database and none can fork a game), a second open game in a channel is refused by the
+same partial unique index (`ChannelBusy`), and migrations are numbered files in
+`data/migrations/postgres/`, their version kept in the table `kibitz_schema`. Processes that
+start together take an advisory lock while migrating, so each migration runs once.
+
+asyncpg is an optional dependency (`pip install 'kibitz[postgres]'`); SQLite needs nothing.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
+                    _from_row, _to_row)
+
+try:
+    import asyncpg
+except ImportError:   # SQLite needs nothing more; a PostgreSQL URL then gets a sentence
+    asyncpg = None
+
+PG_MIGRATIONS = MIGRATIONS / "postgres"
+MIGRATION_LOCK = 0x6B6962   # pg_advisory_xact_lock key: one migrating process at a time
+PG_SCHEMES = ("postgresql://", "postgres://")
+_OPEN_SQL = "status IN ('challenge', 'active')"
+
+
+def is_postgres_url(target: str) -> bool:
+    return str(target).startswith(PG_SCHEMES)
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
+
+
+def sqlite_path(target: str) -> str:
+    """`sqlite:///relative.db`, `sqlite:////absolute.db` (as SQLAlchemy writes them) or a plain path."""
+    return target[len("sqlite:///"):] if target.startswith("sqlite:///") else target
+
+
+async def open_store(target: str | Path) -> GameStore:
+    """The store KIBITZ_DB names: a PostgreSQL URL, `sqlite:///path`, or a plain SQLite path."""
+    target = str(target)
+    if is_postgres_url(target):
+        return await PostgresStore.open(target)
+    return await SqliteStore.open(sqlite_path(target))
+
+
+class PostgresStore:
+    """PostgreSQL through an asyncpg pool; every write is one atomic statement."""
+
+    def __init__(self, pool: Any, url: str) -> None:
+        self._pool = pool
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str, *, max_size: int = 10) -> "PostgresStore":
+        """Connect, migrate and prove the database writable, or raise StoreError with one sentence."""
+        if asyncpg is None:
+            raise StoreError("KIBITZ_DB is a PostgreSQL URL, but asyncpg is not installed: "
+                             "pip install 'kibitz[postgres]' (SQLite needs nothing).")
+        where = redact(url)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size, timeout=10)
+        except (OSError, TimeoutError) as exc:
+            raise StoreError(f"Cannot reach the PostgreSQL server at {where}: {exc}. "
+                             f"Is it running, and is KIBITZ_DB right?") from None
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            raise StoreError(f"Cannot use the PostgreSQL database {where}: {exc}.") from None
+        store = cls(pool, url)
+        try:
+            await store.migrate()
+        except asyncpg.PostgresError as exc:
+            await pool.close()
+            raise StoreError(f"Cannot prepare the PostgreSQL database {where}: {exc}. "
+                             f"The Kibitz user needs to create tables there.") from None
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    async def migrate(self) -> int:
+        """Run the numbered migrations not yet applied, each in its own transaction."""
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await conn.execute("CREATE TABLE IF NOT EXISTS kibitz_schema (version INTEGER NOT NULL)")
+                if await conn.fetchval("SELECT version FROM kibitz_schema") is None:
+                    await conn.execute("INSERT INTO kibitz_schema (version) VALUES (0)")
+            for script in sorted(PG_MIGRATIONS.glob("*.sql")):
+                number = int(script.name.split("_", 1)[0])
+                async with conn.transaction():
+                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                    if await conn.fetchval("SELECT version FROM kibitz_schema") >= number:
+                        continue   # applied (perhaps by another process meanwhile)
+                    await conn.execute(script.read_text())
+                    await conn.execute("UPDATE kibitz_schema SET version = $1", number)
+            return int(await conn.fetchval("SELECT version FROM kibitz_schema"))
+
+    async def create(self, record: GameRecord) -> int:
+        placeholders = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 1))
+        try:
+            game_id = await self._pool.fetchval(
+                f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({placeholders}) RETURNING id", *_to_row(record))
+        except asyncpg.UniqueViolationError:
+            raise ChannelBusy(record.channel_id) from None
+        record.id = int(game_id)
+        return record.id
+
+    async def save(self, record: GameRecord) -> None:
+        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(_COLUMNS, start=1))
+        n = len(_COLUMNS)
+        row = _to_row(replace(record, version=record.version + 1))
+        try:
+            status = await self._pool.execute(
+                f"UPDATE games SET {assignments} WHERE id = ${n + 1} AND version = ${n + 2}",
+                *row, record.id, record.version)
+        except asyncpg.UniqueViolationError:
+            raise ChannelBusy(record.channel_id) from None
+        if status != "UPDATE 1":
+            raise StaleRecord(record.id)
+        record.version += 1
+
+    async def _one(self, sql: str, *args: Any) -> GameRecord | None:
+        row = await self._pool.fetchrow(sql, *args)
+        return _from_row(row) if row else None
+
+    async def get(self, game_id: int) -> GameRecord | None:
+        return await self._one("SELECT * FROM games WHERE id = $1", game_id)
+
+    async def open_game(self, channel_id: str) -> GameRecord | None:
+        return await self._one(f"SELECT * FROM games WHERE channel_id = $1 AND {_OPEN_SQL}", channel_id)
+
+    async def latest(self, channel_id: str) -> GameRecord | None:
+        return await self._one("SELECT * FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
+
+    async def open_games(self) -> list[GameRecord]:
+        rows = await self._pool.fetch(f"SELECT * FROM games WHERE {_OPEN_SQL} ORDER BY id")
+        return [_from_row(r) for r in rows]
+
+    async def count_open(self) -> int:
+        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM games WHERE {_OPEN_SQL}"))
+
+    # -- copying a whole database (python -m bot copy-db) ----------------------------------------
+    async def all_games(self) -> list[GameRecord]:
+        return [_from_row(r) for r in await self._pool.fetch("SELECT * FROM games ORDER BY id")]
+
+    async def put(self, records: list[GameRecord]) -> None:
+        """Insert records exactly as they are (ids and versions kept), in one transaction; new
+        games then take ids after the highest one."""
+        columns = ("id", *_COLUMNS)
+        placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
+                                       [(r.id, *_to_row(r)) for r in records])
+                await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
+                                   "GREATEST((SELECT MAX(id) FROM games), 1), (SELECT COUNT(*) > 0 FROM games))")
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+async def copy_games(source: str, target: str) -> int:
+    """Copy every game from one database to another (SQLite or PostgreSQL, either way), ids,
+    versions and all. The target must hold no games yet. Returns how many were copied."""
+    if not is_postgres_url(source) and not Path(sqlite_path(source)).is_file():
+        raise StoreError(f"There is no database at {source} to copy from.")
+    src = await open_store(source)
+    try:
+        dst = await open_store(target)
+        try:
+            if await dst.all_games():   # type: ignore[attr-defined]
+                raise StoreError(f"The target database {_shown(target)} already holds games; copy-db copies "
+                                 f"into an empty database only, so no game is overwritten or merged.")
+            records = await src.all_games()   # type: ignore[attr-defined]
+            await dst.put(records)   # type: ignore[attr-defined]
+            return len(records)
+        finally:
+            await dst.close()
+    finally:
+        await src.close()
+
+
+def _shown(target: str) -> str:
+    return redact(target) if is_postgres_url(target) else target
