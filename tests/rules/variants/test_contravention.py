@@ -282,6 +282,25 @@ def test_positions_differing_only_in_the_flag_are_not_repetitions():
     assert game.claimable_draw() == "threefold repetition"
 
 
+def test_a_start_position_saved_with_the_flag_differs_from_its_return_without_it():
+    # White starts barred from a self-check ("sc"); after Ra2 Kd8 Ra1 Ke8 the same men return
+    # with White free to self-check: another position, so eight plies make only two repetitions.
+    game = game_at("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 sc")
+    for move in ["Ra2", "Kd8", "Ra1", "Ke8"] * 2:
+        game.play(move)
+    assert game.fen() == "4k3/8/8/8/8/8/8/R3K3 w - - 8 5"
+    assert game.claimable_draw() is None
+    for move in ["Ra2", "Kd8", "Ra1", "Ke8"]:
+        game.play(move)
+    assert game.claimable_draw() == "threefold repetition"
+
+
+def test_document_example_in_the_documents_own_long_notation():
+    game = after(None, "d3", "d5", "e4", "d5xe4", "d3xe4", "Kd7+")
+    assert game.history == ["d2d3", "d7d5", "e2e4", "d5e4", "d3e4", "e8d7"]
+    assert sans(game) == ["Bd2", "Bd3", "Kd2", "Nd2", "Qe2", "Qf3", "Qh5"]
+
+
 # -- move counts ------------------------------------------------------------------------------------
 
 def test_perft_from_the_start_matches_python_chess():
