@@ -47,6 +47,13 @@ def test_document_example_no_black_reply_reaches_b5():
     assert sorted(board.san(m) for m in board.legal_moves) == ["Bd7", "Nc6", "Nd7", "Qd7", "c6"]
 
 
+def test_document_example_in_the_documents_notation():
+    game = after(None, "Nc3", "d5", "e4", "d4", "Bb5+++")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
+    game = after(None, "Nb1-c3", "d7-d5", "e2-e4", "d5-d4", "Bf1-b5+")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
+
+
 def test_a_check_missing_one_condition_does_not_win():
     # 1 e4 d5 2 Bb5+: safe and non-capturing, but nothing defends b5.
     game = after(None, "e4", "d5", "Bb5")

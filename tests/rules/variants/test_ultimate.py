@@ -42,6 +42,12 @@ def test_legal_moves_are_python_chess_legal_moves(fen):
     assert sorted(game_at(fen).legal_moves()) == sorted(m.uci() for m in board.legal_moves)
 
 
+def test_moves_may_be_typed_in_long_notation():
+    game = after(None, "e2-e4", "d7-d5", "e4xd5", "Ng8-f6")
+    assert game.history == ["e2e4", "d7d5", "e4d5", "g8f6"]
+    assert game.fen() == "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 1 3"
+
+
 def test_a_check_must_be_answered_as_in_fide():
     # Qa4+ checks along a4-e8: Kd7 stays on that line and is refused.
     game = after("4k3/8/8/8/8/8/8/Q6K w - - 0 1", "Qa4")
