@@ -173,23 +173,35 @@ class Contravention(ChessVariant):
     def count_repetitions(self, board: chess.Board, state: Any) -> int:
         """Repetitions since the last capture or pawn move, the self-check flag included. A
         position's flag is read off the position before it (was its side to move then standing
-        self-checked?); for the game's first position it is the one the game was loaded with."""
+        self-checked?); for the game's first position it is the one the game was loaded with. An
+        en passant square counts only where an en passant capture is legal (FIDE): it can stand
+        only in the oldest position walked, just after a pawn's double step."""
         plies = min(board.halfmove_clock, len(board.move_stack))
         if plies < 4:
             return 1
         depth = min(plies + 1, len(board.move_stack))
         probe = board.copy(stack=depth)
-        key = position_key(board, royal=False)
-        count, pending = 1, False
+        key = position_key(board, royal=False)[:3]     # no en passant square after a piece move
+        count, pending = 1, None
         for ply in range(1, depth + 1):
             probe.pop()
-            if pending:
-                pending = False
-                count += is_self_checked(probe) == state.barred
+            if pending is not None:
+                count += self.same_flags(pending, is_self_checked(probe), state)
+                pending = None
             if (ply <= plies and probe.turn == board.turn and probe.occupied == board.occupied
-                    and position_key(probe, royal=False) == key):
-                pending = True
-        return count + (pending and state.barred_at_start == state.barred)
+                    and position_key(probe, royal=False)[:3] == key):
+                pending = probe.copy(stack=False)
+        if pending is not None:
+            count += self.same_flags(pending, state.barred_at_start, state)
+        return count
+
+    def same_flags(self, earlier: chess.Board, barred: bool, state: Flags) -> bool:
+        """Is `earlier` (same men as now), whose side to move was `barred` or not, the position
+        that stands now? Its flag must match, and no legal en passant capture may be open there."""
+        if barred != state.barred:
+            return False
+        flags = Flags(barred, state.barred_at_start)
+        return not any(self.fault(earlier, flags, move) is None for move in earlier.generate_pseudo_legal_ep())
 
 
 VARIANT = Contravention()
