@@ -216,10 +216,17 @@ def test_stalemate_is_a_draw():
     assert game_at("k7/8/1Q6/8/8/8/8/7K b - - 0 1").outcome == rules.Outcome("1/2-1/2", "stalemate")
 
 
-def test_bare_kings_are_a_dead_draw_but_a_lone_bishop_is_not():
-    assert game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1").outcome == rules.Outcome("1/2-1/2", "insufficient material")
-    game = game_at("4k3/8/8/8/8/3B4/8/4K3 w - - 0 1")
-    assert game.outcome is None
+@pytest.mark.parametrize("fen", ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/3B4/8/4K3 w - - 0 1",
+                                 "k7/8/1K2N3/8/8/8/8/8 w - - 0 1"])
+def test_dead_positions_are_drawn_as_in_standard_chess(fen):
+    # The ruling keeps the standard slug's dead-position test (python-chess's material test).
+    assert game_at(fen).outcome == rules.Outcome("1/2-1/2", "insufficient material")
+
+
+def test_a_triple_check_is_judged_before_the_material_draw():
+    # c8=B+ leaves K+B against K, but it is non-capturing, defended by Kd7 and out of reach.
+    game = after("8/2PK4/k7/8/8/8/8/8 w - - 0 1", "c8=B")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
 
 
 def test_fivefold_repetition_draws():
