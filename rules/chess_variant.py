@@ -276,7 +276,7 @@ def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], vari
     return keys
 
 
-_LONG_ALGEBRAIC = re.compile(r"([KQRBNP]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNqrbn]?)[+#!?]*(?:e\.p\.)?")
+_LONG_ALGEBRAIC = re.compile(r"([KQRBNP]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNKqrbnk]?)[+#!?]*(?:e\.p\.)?")
 
 
 def long_algebraic(board: chess.Board, text: str) -> str | None:
