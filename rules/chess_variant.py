@@ -323,6 +323,22 @@ def reads_as_bishop_san(text: str) -> bool:
     return len(text) > 1 and text[0] == "B" and text[1].isdigit()
 
 
+_LONG_ALGEBRAIC = re.compile(r"([KQRBNP]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNKqrbnk]?)[+#!?]*(?:e\.p\.)?")
+
+
+def long_algebraic(board: chess.Board, text: str) -> str | None:
+    """The from-to move that long algebraic `d5xe4`, `e2-e4`, `Ng1-f3`, `e7-e8=Q` names, or None
+    (also None when its piece letter is not the man on the from-square)."""
+    found = _LONG_ALGEBRAIC.fullmatch(text.replace(" ", ""))
+    if not found:
+        return None
+    letter, frm, to, promo = found.groups()
+    piece = board.piece_at(chess.parse_square(frm))
+    if letter and (piece is None or piece.symbol().upper() != letter):
+        return None
+    return frm + to + promo.lower()
+
+
 def looks_like_castling(board: chess.Board, text: str) -> bool:
     """O-O, O-O-O, or a king's two-square step along its home rank (e1g1)."""
     if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
@@ -378,13 +394,16 @@ class ChessGame(Game):
             return text
         if text.lower() in by_uci and not reads_as_bishop_san(text):
             return text.lower()
+        long = long_algebraic(self.board, text)
+        if long in by_uci:
+            return long
         legal = self.legal_chess_moves()
         matches = {m.uci() for m in self._spelled_by(text, legal)}
         if len(matches) == 1:
             return matches.pop()
         if len(matches) > 1:
             raise IllegalMove(f"{text} is ambiguous: say which piece, e.g. {sorted(matches)[0]}.")
-        raise IllegalMove(self._why_not(text))
+        raise IllegalMove(self._why_not(long or text))
 
     def _why_not(self, text: str) -> str:
         if not self.variant.castling and looks_like_castling(self.board, text):

@@ -10,7 +10,8 @@ added by hand, ruling 5) is legal iff afterwards
 A player without a legal move loses, whatever the reason (ruling 8). No insufficient-material draw
 (ruling 10).
 
-Extra state: did the side to move self-check on its previous turn (a bool). The other side's
+Extra state (`Flags`): did the side to move self-check on its previous turn, and did the side to
+move in the game's first position (for repetitions, whose flags are read off the board). The other side's
 self-check is on the board: its King is attacked while it is not its turn. FEN field 7 is `sc`
 when the flag is set and is left out otherwise (ruling 9). The en passant square is written when
 an en passant capture is legal under these rules; repetitions compare the flag as well, and count
@@ -19,7 +20,7 @@ an en passant square whenever a pawn could take there.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import chess
 
@@ -35,6 +36,11 @@ CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook
     chess.E8: ((chess.H8, chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8),
                (chess.A8, chess.C8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8)),
 }
+
+
+class Flags(NamedTuple):
+    barred: bool               # the side to move self-checked on its previous turn (ruling 2)
+    barred_at_start: bool      # the same, for the game's first position (FEN field 7)
 
 
 def king_attackers(board: chess.Board, colour: chess.Color) -> chess.Bitboard:
@@ -60,19 +66,19 @@ class Contravention(ChessVariant):
     name = "Contravention Chess"
     summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
     insufficient_material = False
-    initial_state = False     # did the side to move self-check on its previous turn?
+    initial_state = Flags(False, False)
 
     # -- FEN -----------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> Any:
         if not fields:
-            return False
+            return self.initial_state
         if fields == [SELF_CHECKED]:
-            return True
+            return Flags(True, True)
         raise ValueError(f"Contravention Chess FEN field 7, if present, is '{SELF_CHECKED}' (the side "
                          "to move put its own King in check on its previous turn).")
 
     def format_state(self, state: Any) -> list[str]:
-        return [SELF_CHECKED] if state else []
+        return [SELF_CHECKED] if state.barred else []
 
     def validate(self, board: chess.Board, state: Any) -> None:
         # The side not to move may stand in check: it has just checked itself.
@@ -82,7 +88,7 @@ class Contravention(ChessVariant):
         if king_attackers(board, not board.turn) & (board.pawns | board.kings):
             raise ValueError("The side that just moved has its King attacked by a pawn or King: "
                              "nobody may check himself that way.")
-        if state and board.is_check():
+        if state.barred and board.is_check():
             raise ValueError(f"FEN field 7 says '{SELF_CHECKED}', but then the last move had to "
                              "leave the side to move out of check.")
 
@@ -136,7 +142,7 @@ class Contravention(ChessVariant):
             return None
         if in_check:
             return "You must get out of check."
-        if state:
+        if state.barred:
             return "You checked your own King on your last turn: you may not do it two turns in a row."
         if attackers & (position.pawns | position.kings):
             return "You may put your own King in check only by a Queen, Rook, Bishop or Knight, never by a pawn or King."
@@ -146,7 +152,7 @@ class Contravention(ChessVariant):
         # The opponent's flag: did it stand self-checked before this move (its previous turn)?
         flag = is_self_checked(board)
         board.push(move)
-        return flag
+        return Flags(flag, state.barred_at_start)
 
     # -- check and the end -----------------------------------------------------------------------
     def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
@@ -167,23 +173,35 @@ class Contravention(ChessVariant):
     def count_repetitions(self, board: chess.Board, state: Any) -> int:
         """Repetitions since the last capture or pawn move, the self-check flag included. A
         position's flag is read off the position before it (was its side to move then standing
-        self-checked?); for the game's first position it is taken as unset."""
+        self-checked?); for the game's first position it is the one the game was loaded with. An
+        en passant square counts only where an en passant capture is legal (FIDE): it can stand
+        only in the oldest position walked, just after a pawn's double step."""
         plies = min(board.halfmove_clock, len(board.move_stack))
         if plies < 4:
             return 1
         depth = min(plies + 1, len(board.move_stack))
         probe = board.copy(stack=depth)
-        key = position_key(board, royal=False)
-        count, pending = 1, False
+        key = position_key(board, royal=False)[:3]     # no en passant square after a piece move
+        count, pending = 1, None
         for ply in range(1, depth + 1):
             probe.pop()
-            if pending:
-                pending = False
-                count += is_self_checked(probe) == state
+            if pending is not None:
+                count += self.same_flags(pending, is_self_checked(probe), state)
+                pending = None
             if (ply <= plies and probe.turn == board.turn and probe.occupied == board.occupied
-                    and position_key(probe, royal=False) == key):
-                pending = True
-        return count + (pending and not state)
+                    and position_key(probe, royal=False)[:3] == key):
+                pending = probe.copy(stack=False)
+        if pending is not None:
+            count += self.same_flags(pending, state.barred_at_start, state)
+        return count
+
+    def same_flags(self, earlier: chess.Board, barred: bool, state: Flags) -> bool:
+        """Is `earlier` (same men as now), whose side to move was `barred` or not, the position
+        that stands now? Its flag must match, and no legal en passant capture may be open there."""
+        if barred != state.barred:
+            return False
+        flags = Flags(barred, state.barred_at_start)
+        return not any(self.fault(earlier, flags, move) is None for move in earlier.generate_pseudo_legal_ep())
 
 
 VARIANT = Contravention()

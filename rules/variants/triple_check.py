@@ -78,7 +78,6 @@ class TripleCheck(ChessVariant):
     slug = "triple-check"
     name = "Triple Check Chess"
     summary = "Check only with a safe, defended or non-capturing man; a check that is all three wins."
-    insufficient_material = False   # replaced by the bare-kings test in judge()
     initial_state = None            # None, or WON after a winning triple check
 
     # -- FEN -----------------------------------------------------------------------------------
@@ -132,8 +131,6 @@ class TripleCheck(ChessVariant):
             if any(True for _ in board.generate_legal_moves()):
                 return Outcome.win(mover, "forced to give an illegal check")
             return Outcome.draw("stalemate")
-        if board.occupied == board.kings:
-            return Outcome.draw("insufficient material")
         return self.automatic_draw(board, state)
 
 

@@ -11,10 +11,10 @@ is
 A Queen's check wins only as ordinary checkmate; a King never checks. In a double check one
 fulfilled condition is enough (ruling 2).
 
-Moves are FIDE; only the end differs, and it is read off the board (a plain six-field FEN). A
-position counts as dead only when both sides have nothing but their King: with any other man a
-side can still give one of the winning checks (K+B against a lone K wins with any Bishop check the
-King cannot take back).
+Moves are FIDE; only the end differs, and it is read off the board (a plain six-field FEN). Dead
+positions are drawn as in the standard slug (python-chess's material test), after the winning
+checks are judged: the ruling keeps that test although a lone Bishop or Knight could give a
+winning check.
 """
 from __future__ import annotations
 
@@ -65,15 +65,10 @@ def winning_check(board: chess.Board, replies: list[chess.Move]) -> str | None:
     return None
 
 
-def bare_kings(board: chess.Board) -> bool:
-    return board.occupied == board.kings
-
-
 class Ultimate(ChessVariant):
     slug = "ultimate"
     name = "Ultimate Chess"
     summary = "Checkmate, where any pawn check, a forcing Knight check, and some Bishop and Rook checks are mate."
-    insufficient_material = False    # replaced by the bare-kings test in judge()
 
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         reason = winning_check(board, legal)
@@ -81,8 +76,6 @@ class Ultimate(ChessVariant):
             return Outcome.win(colour_name(not board.turn), reason)
         if not legal:
             return Outcome.draw("stalemate")
-        if bare_kings(board):
-            return Outcome.draw("insufficient material")
         return self.automatic_draw(board, state)
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:

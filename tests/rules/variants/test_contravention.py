@@ -282,6 +282,51 @@ def test_positions_differing_only_in_the_flag_are_not_repetitions():
     assert game.claimable_draw() == "threefold repetition"
 
 
+def test_a_start_position_saved_with_the_flag_differs_from_its_return_without_it():
+    # White starts barred from a self-check ("sc"); after Ra2 Kd8 Ra1 Ke8 the same men return
+    # with White free to self-check: another position, so eight plies make only two repetitions.
+    game = game_at("4k3/8/8/8/8/8/8/R3K3 w - - 0 1 sc")
+    for move in ["Ra2", "Kd8", "Ra1", "Ke8"] * 2:
+        game.play(move)
+    assert game.fen() == "4k3/8/8/8/8/8/8/R3K3 w - - 8 5"
+    assert game.claimable_draw() is None
+    for move in ["Ra2", "Kd8", "Ra1", "Ke8"]:
+        game.play(move)
+    assert game.claimable_draw() == "threefold repetition"
+
+
+def test_document_example_in_the_documents_own_long_notation():
+    game = after(None, "d3", "d5", "e4", "d5xe4", "d3xe4", "Kd7+")
+    assert game.history == ["d2d3", "d7d5", "e2e4", "d5e4", "d3e4", "e8d7"]
+    assert sans(game) == ["Bd2", "Bd3", "Kd2", "Nd2", "Qe2", "Qf3", "Qh5"]
+
+
+def test_an_en_passant_square_no_legal_capture_can_use_does_not_make_a_position_new():
+    # d4 uncovers the Bishop on a5 against White's King (a self-check); ...exd3 e.p. would not
+    # remove it, so it is no legal move and the position after d4 is the same as after each later
+    # Bb6 Kf1 Ba5 Ke1: three times after eight more plies.
+    game = after("7k/8/8/b7/4p3/8/3P4/4K3 w - - 0 1", "d4")
+    assert "e4d3" not in game.legal_moves()
+    for move in ["Bb6", "Kf1", "Ba5", "Ke1"]:
+        game.play(move)
+    assert game.claimable_draw() is None
+    for move in ["Bb6", "Kf1", "Ba5", "Ke1"]:
+        game.play(move)
+    assert game.claimable_draw() == "threefold repetition"
+
+
+def test_an_en_passant_capture_that_is_legal_makes_the_position_new():
+    # Without the Bishop's line, ...exd3 e.p. is legal after d4: that position never returns.
+    game = after("7k/8/8/b7/4p3/8/3P4/5K2 w - - 0 1", "d4")
+    assert "e4d3" in game.legal_moves()
+    for move in ["Bb6", "Ke1", "Ba5", "Kf1"] * 2:
+        game.play(move)
+    assert game.claimable_draw() is None
+    for move in ["Bb6", "Ke1", "Ba5", "Kf1"]:
+        game.play(move)
+    assert game.claimable_draw() == "threefold repetition"
+
+
 # -- move counts ------------------------------------------------------------------------------------
 
 def test_perft_from_the_start_matches_python_chess():

@@ -47,6 +47,13 @@ def test_document_example_no_black_reply_reaches_b5():
     assert sorted(board.san(m) for m in board.legal_moves) == ["Bd7", "Nc6", "Nd7", "Qd7", "c6"]
 
 
+def test_document_example_in_the_documents_notation():
+    game = after(None, "Nc3", "d5", "e4", "d4", "Bb5+++")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
+    game = after(None, "Nb1-c3", "d7-d5", "e2-e4", "d5-d4", "Bf1-b5+")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
+
+
 def test_a_check_missing_one_condition_does_not_win():
     # 1 e4 d5 2 Bb5+: safe and non-capturing, but nothing defends b5.
     game = after(None, "e4", "d5", "Bb5")
@@ -209,10 +216,17 @@ def test_stalemate_is_a_draw():
     assert game_at("k7/8/1Q6/8/8/8/8/7K b - - 0 1").outcome == rules.Outcome("1/2-1/2", "stalemate")
 
 
-def test_bare_kings_are_a_dead_draw_but_a_lone_bishop_is_not():
-    assert game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1").outcome == rules.Outcome("1/2-1/2", "insufficient material")
-    game = game_at("4k3/8/8/8/8/3B4/8/4K3 w - - 0 1")
-    assert game.outcome is None
+@pytest.mark.parametrize("fen", ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/3B4/8/4K3 w - - 0 1",
+                                 "k7/8/1K2N3/8/8/8/8/8 w - - 0 1"])
+def test_dead_positions_are_drawn_as_in_standard_chess(fen):
+    # The ruling keeps the standard slug's dead-position test (python-chess's material test).
+    assert game_at(fen).outcome == rules.Outcome("1/2-1/2", "insufficient material")
+
+
+def test_a_triple_check_is_judged_before_the_material_draw():
+    # c8=B+ leaves K+B against K, but it is non-capturing, defended by Kd7 and out of reach.
+    game = after("8/2PK4/k7/8/8/8/8/8 w - - 0 1", "c8=B")
+    assert game.outcome == rules.Outcome("1-0", "triple check")
 
 
 def test_fivefold_repetition_draws():

@@ -42,6 +42,12 @@ def test_legal_moves_are_python_chess_legal_moves(fen):
     assert sorted(game_at(fen).legal_moves()) == sorted(m.uci() for m in board.legal_moves)
 
 
+def test_moves_may_be_typed_in_long_notation():
+    game = after(None, "e2-e4", "d7-d5", "e4xd5", "Ng8-f6")
+    assert game.history == ["e2e4", "d7d5", "e4d5", "g8f6"]
+    assert game.fen() == "rnbqkb1r/ppp1pppp/5n2/3P4/8/8/PPPP1PPP/RNBQKBNR w KQkq - 1 3"
+
+
 def test_a_check_must_be_answered_as_in_fide():
     # Qa4+ checks along a4-e8: Kd7 stays on that line and is refused.
     game = after("4k3/8/8/8/8/8/8/Q6K w - - 0 1", "Qa4")
@@ -80,12 +86,12 @@ def test_a_pawn_move_that_uncovers_a_queen_check_is_not_a_pawn_check():
 
 def test_knight_check_with_one_legal_reply_wins():
     # Nc7+: a7 and b7 are covered by Kb6, so Kb8 is the only reply.
-    game = after("k7/8/1K2N3/8/8/8/8/8 w - - 0 1", "Nc7")
+    game = after("k7/8/1K2N3/8/8/8/7P/8 w - - 0 1", "Nc7")
     assert game.outcome == white_wins("forcing Knight check")
 
 
 def test_knight_check_with_several_replies_plays_on():
-    game = after("k7/8/4N3/2K5/8/8/8/8 w - - 0 1", "Nc7")
+    game = after("k7/8/4N3/2K5/8/8/7P/8 w - - 0 1", "Nc7")
     assert game.outcome is None
     assert sorted(game.legal_moves()) == ["a8a7", "a8b7", "a8b8"]
 
@@ -99,7 +105,7 @@ def test_the_single_reply_may_be_a_capture_of_the_knight():
 # -- (c) a Bishop check the King must walk away from ----------------------------------------------
 
 def test_bishop_check_answered_only_by_king_moves_wins():
-    game = after("4k3/8/8/8/8/3B4/8/4K3 w - - 0 1", "Bb5")
+    game = after("4k3/8/8/8/8/3B4/7P/4K3 w - - 0 1", "Bb5")
     assert game.outcome == white_wins("Bishop check")
 
 
@@ -110,7 +116,7 @@ def test_bishop_check_that_can_be_blocked_plays_on():
 
 
 def test_bishop_check_the_king_can_take_back_plays_on():
-    game = after("4k3/8/4B3/8/8/8/8/4K3 w - - 0 1", "Bf7")
+    game = after("4k3/8/4B3/8/8/8/7P/4K3 w - - 0 1", "Bf7")
     assert game.outcome is None
     assert "e8f7" in game.legal_moves()
 
@@ -202,9 +208,21 @@ def test_bare_kings_are_a_dead_draw():
     assert game.outcome == rules.Outcome("1/2-1/2", "insufficient material")
 
 
-@pytest.mark.parametrize("fen", ["4k3/8/8/8/8/3B4/8/4K3 w - - 0 1", "k7/8/1K2N3/8/8/8/8/8 w - - 0 1"])
-def test_a_lone_minor_piece_is_not_a_dead_draw(fen):
-    assert game_at(fen).outcome is None
+@pytest.mark.parametrize("fen", ["4k3/8/8/8/8/3B4/8/4K3 w - - 0 1", "k7/8/1K2N3/8/8/8/8/8 w - - 0 1",
+                                 "4kb2/8/8/8/8/8/8/2B1K3 b - - 0 1"])
+def test_dead_positions_are_drawn_as_in_standard_chess(fen):
+    # The ruling keeps the standard slug's dead-position test (python-chess's material test).
+    assert game_at(fen).outcome == rules.Outcome("1/2-1/2", "insufficient material")
+
+
+def test_a_winning_check_is_judged_before_the_material_draw():
+    # c8=B+ leaves K+B against K, but only King moves that do not take the Bishop.
+    game = after("8/2PK4/k7/8/8/8/8/8 w - - 0 1", "c8=B")
+    assert game.outcome == white_wins("Bishop check")
+
+
+def test_a_pawn_is_material_enough_to_play_on():
+    assert game_at("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").outcome is None
 
 
 def test_fivefold_repetition_draws():
