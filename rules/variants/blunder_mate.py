@@ -8,13 +8,12 @@ Nothing is played: the game ends in the real position. Checkmate and stalemate c
 
 Extra state: the blunder-mate found right after the last move, or None. It is a `Verdict` of
 three SAN strings (the move actually played, the substitute, the mate), computed when the move
-is pushed, from the board's move stack. A FEN cannot hold the position before the last move, so
-the verdict is written as FEN field 7 (`blunder-mate:Nf3:g4:Qh4`) only once it has ended the
-game: a running game's FEN stays the plain six fields, and a finished game reloads finished.
+is pushed, from the board's move stack. The FEN stays plain FIDE (six fields), even once a
+blunder-mate has ended the game: it cannot hold the position before the last move, so a game
+loaded from any FEN has nothing to take back until its first move (ruling 3).
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -24,9 +23,6 @@ from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
 from ..lookahead import after
 from .series_helpmate import mate_in_one
-
-_SAN = r"[A-Za-z0-9=\-]+"
-_FIELD = re.compile(rf"blunder-mate:({_SAN}):({_SAN}):({_SAN})")
 
 
 class Verdict(NamedTuple):
@@ -94,26 +90,6 @@ class BlunderMate(ChessVariant):
     summary = ("Checkmate, or win at once when a different last move by your opponent would "
                "have let you mate in one.")
     initial_state = None      # None, or the Verdict that ended the game
-
-    # -- FEN: field 7 only in a game ended by blunder-mate ---------------------------------------
-    def parse_state(self, fields: list[str]) -> Any:
-        if not fields:
-            return None
-        match = _FIELD.fullmatch(fields[0]) if len(fields) == 1 else None
-        if match is None:
-            raise ValueError("Blunder-Mate Chess FEN field 7, if present, records a finished "
-                             "blunder-mate as blunder-mate:PLAYED:SUBSTITUTE:MATE, e.g. "
-                             "blunder-mate:Nf3:g4:Qh4.")
-        return Verdict(*match.groups())
-
-    def format_state(self, state: Any) -> list[str]:
-        return [f"blunder-mate:{state.played}:{state.substitute}:{state.mate}"] if state else []
-
-    def validate(self, board: chess.Board, state: Any) -> None:
-        super().validate(board, state)
-        if state and (board.is_checkmate() or board.is_stalemate()):
-            raise ValueError("FEN field 7 records a blunder-mate, but the side to move is "
-                             "checkmated or stalemated, which ends the game first.")
 
     # -- the test, made once per move ----------------------------------------------------------
     def after_move(self, board: chess.Board, state: Any, move: chess.Move,

@@ -20,9 +20,22 @@ from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
 from ..lookahead import after, may_check, passed
 
-# Squares on a rank, file or diagonal through each square: a man there may uncover a line to it.
-_LINES = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] | chess.BB_DIAG_ATTACKS[sq][0]
-          for sq in chess.SQUARES]
+_STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
+_DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
+
+
+def discoverers(board: chess.Board, target: chess.Square) -> chess.Bitboard:
+    """The side to move's men that may uncover a line to `target`: each the only man between
+    `target` and one of its own Rooks, Bishops or Queens on that line."""
+    us, occupied = board.occupied_co[board.turn], board.occupied
+    snipers = us & ((_STRAIGHT[target] & (board.rooks | board.queens))
+                    | (_DIAGONAL[target] & (board.bishops | board.queens)))
+    found = chess.BB_EMPTY
+    for sniper in chess.scan_reversed(snipers):
+        blockers = chess.between(target, sniper) & occupied
+        if blockers and not blockers & (blockers - 1) and blockers & us:
+            found |= blockers
+    return found
 
 
 def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
@@ -33,7 +46,8 @@ def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
     if target is None:
         return
     us, occupied = board.occupied_co[board.turn], board.occupied
-    lines = _LINES[target] & us & ~board.kings          # may uncover a line: every move
+    uncover = discoverers(board, target)
+    lines = uncover & ~board.kings                       # may uncover a line: every move
     rest = us & ~lines & ~board.kings
     promoting = board.pawns & rest & (chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2)
     diagonal = chess.BB_DIAG_ATTACKS[target][chess.BB_DIAG_MASKS[target] & occupied]
@@ -47,11 +61,11 @@ def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
         (board.pawns & rest & ~promoting, chess.BB_PAWN_ATTACKS[not board.turn][target]),
     ]
     own_king = board.kings & us
-    if own_king & _LINES[target]:
+    if own_king & uncover:
         groups.append((own_king, chess.BB_ALL))         # a King move may uncover a line
     candidates = [m for frm, to in groups if frm and to
                   for m in board.generate_pseudo_legal_moves(frm, to)]
-    if not own_king & _LINES[target]:
+    if not own_king & uncover:
         candidates += board.generate_castling_moves()   # the Rook may land on a checking square
     candidates += board.generate_pseudo_legal_ep()
     for move in candidates:

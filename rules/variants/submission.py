@@ -6,7 +6,8 @@ Permitted moves (= legal moves) are the FIDE-legal moves after which the opponen
 through replies that give check, since a reply that does not check is always permitted; past
 `MATE_DEPTH` plies a check is taken as not mate. The same permitted moves decide the win
 (ruling 2): right after a check that leaves exactly one permitted reply, a non-capturing King
-move, the checker wins at once. No extra state: plain FEN.
+move, the checker wins at once. Draws (repetition, 50/75 moves, dead position by python-chess's
+material test) are the standard slug's. No extra state: plain FEN.
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name, fide_automatic_draw, san
+from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
 from ..lookahead import after, may_check
 
@@ -83,14 +84,6 @@ class Submission(ChessVariant):
         if not legal:
             return Outcome.draw("stalemate")   # never mate: a mating move is not permitted
         return self.automatic_draw(board, state)
-
-    def automatic_draw(self, board: chess.Board, state: Any) -> Outcome | None:
-        # A lone minor piece can still force the one King move that wins here, so FIDE's
-        # insufficient-material test would draw live games: only bare Kings are dead.
-        if board.occupied == board.kings:
-            return Outcome.draw("insufficient material")
-        return fide_automatic_draw(board, insufficient_material=False,
-                                   repeats=self.count_repetitions(board, state))
 
 
 VARIANT = Submission()

@@ -6,6 +6,9 @@ import pytest
 import rules
 
 SLUGS = sorted(rules.VARIANTS)
+# Variants whose win can depend on the move before the position, which their ruling keeps out of a
+# plain FEN: a finished game's FEN reloads as a running game (Blunder-Mate, ruling 3).
+HISTORY_WINS = {"blunder-mate"}
 
 
 def walk(game, plies, rng):
@@ -45,8 +48,9 @@ def test_fen_round_trips_along_a_random_game(slug):
         again = rules.new_game(slug, fen=game.fen())
         assert again.fen() == game.fen()
         assert again.turn == game.turn
-        assert sorted(again.legal_moves()) == sorted(game.legal_moves())
-        assert again.outcome == game.outcome
+        if game.outcome is None or slug not in HISTORY_WINS:
+            assert sorted(again.legal_moves()) == sorted(game.legal_moves())
+            assert again.outcome == game.outcome
         moves = game.legal_moves()
         if not moves:
             break

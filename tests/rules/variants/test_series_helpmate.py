@@ -4,6 +4,7 @@ two in a row (the first not a check)."""
 import random
 
 import chess
+import pytest
 
 import rules
 from rules.variants.series_helpmate import checking_candidates
@@ -72,6 +73,20 @@ def test_the_check_candidates_contain_every_checking_move():
         checks = {m for m in board.legal_moves if board.gives_check(m)}
         candidates = set(checking_candidates(board))
         assert checks <= candidates <= set(board.legal_moves), board.fen()
+
+
+@pytest.mark.parametrize("fen", [
+    "4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1",        # Knight uncovers the Rook
+    "7k/8/8/8/8/2K5/8/B7 w - - 0 1",             # King uncovers the Bishop
+    "k7/8/8/KPp4r/8/8/8/8 w - c6 0 1",           # en passant uncovers nothing for White here
+    "7k/8/8/1K1Pp3/8/8/8/Q7 w - e6 0 1",         # en passant with a Queen behind the pawn
+    "5k2/8/8/8/8/8/8/4K2R w K - 0 1",            # castling puts the Rook on the King's file
+    "4k3/4p3/8/8/8/8/4N3/4R1K1 w - - 0 1",       # two men between: no discovered check
+])
+def test_the_check_candidates_contain_discovered_checks(fen):
+    board = chess.Board(fen)
+    checks = {m for m in board.legal_moves if board.gives_check(m)}
+    assert checks <= set(checking_candidates(board)) <= set(board.legal_moves)
 
 
 # -- delivering checkmate loses --------------------------------------------------------------

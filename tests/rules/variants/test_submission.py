@@ -200,12 +200,16 @@ def test_a_mated_position_cannot_be_set_up():
 
 # -- draws: what is dead here ---------------------------------------------------------------------
 
-def test_king_and_bishop_against_king_is_not_dead():
+def test_king_and_bishop_against_king_is_drawn_as_in_standard_chess():
+    # The ruling: dead position as the project's standard slug (python-chess's material test),
+    # although a lone Bishop could still force the winning check here (Be5+ Kh7).
     game = game_at("7k/2B2K2/8/8/8/8/8/8 w - - 0 1")
-    assert chess.Board(game.fen()).is_insufficient_material()
-    assert game.outcome is None
-    game.play("Be5")                      # only Kh7 answers: White wins
-    assert game.outcome == rules.Outcome("1-0", "submission: Black's only answer to the check is Kh7")
+    assert game.outcome == rules.Outcome("1/2-1/2", "insufficient material")
+
+
+def test_capture_leaving_king_and_knight_against_king_is_drawn():
+    game = played("Kxb2", fen="8/8/8/8/8/2N5/1r6/K6k w - - 0 1")
+    assert game.outcome == rules.Outcome("1/2-1/2", "insufficient material")
 
 
 def test_bare_kings_are_drawn():
