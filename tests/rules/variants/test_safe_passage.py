@@ -110,15 +110,15 @@ def test_generator_agrees_with_pushing_each_move_and_testing_every_piece():
 
     rng = random.Random(7)
     checked = 0
-    for _ in range(12):
+    for _ in range(6):
         g = game()
-        for _ in range(120):
+        for _ in range(100):
             if g.outcome:
                 break
             assert set(g.legal_moves()) == reference(g.board), g.fen()
             checked += 1
             g.play(rng.choice(g.legal_moves()))
-    assert checked > 500
+    assert checked > 300
 
 
 def test_there_is_no_en_passant_and_the_fen_field_is_written_as_a_dash():
