@@ -13,7 +13,7 @@ from .service import GameService, Player, Reply, UserError
 HELP = """Commands (as in Discord):
   /variants                      list the games
   /rules <variant>               show a variant's rules
-  /puzzle <variant> [seed]       start a solo puzzle
+  /puzzle <variant> [seed] [level:N]  start a solo puzzle
   /challenge @<name> <variant>   challenge someone (you play White)
   /accept, /decline              answer a challenge
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
@@ -85,7 +85,7 @@ class Console:
         actions = {
             "variants": lambda: s.list_variants(),
             "rules": lambda: s.rules_text(self._arg(args, "a variant")),
-            "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), self._seed(args)),
+            "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), *self._puzzle_options(args[1:])),
             "challenge": lambda: s.challenge(ch, me, self._opponent(args), self._arg(args[1:], "a variant")),
             "accept": lambda: s.accept(ch, me),
             "decline": lambda: s.decline(ch, me),
@@ -126,10 +126,16 @@ class Console:
         return Player(f"console:{name}", name)
 
     @staticmethod
-    def _seed(args: list[str]) -> int | None:
-        if len(args) < 2:
-            return None
-        try:
-            return int(args[1])
-        except ValueError:
-            raise UserError("The seed must be a whole number.") from None
+    def _puzzle_options(words: list[str]) -> tuple[int | None, str | None, int | None]:
+        """`[seed]`, `seed:N`, `level:N` in any order -> (seed, guild, level)."""
+        found: dict[str, int] = {}
+        for word in words:
+            name, _, value = word.rpartition(":")
+            name = name.lower() or "seed"
+            if name not in ("seed", "level"):
+                raise UserError(f"Unknown option {word!r}: use a seed number or level:N.")
+            try:
+                found[name] = int(value)
+            except ValueError:
+                raise UserError(f"The {name} must be a whole number.") from None
+        return found.get("seed"), None, found.get("level")

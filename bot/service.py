@@ -169,16 +169,23 @@ class GameService:
     # -- starting games --------------------------------------------------------------------
     @_tells_notices
     async def start_puzzle(self, channel: str, user: Player, slug: str, seed: int | None = None,
-                           guild: str | None = None) -> Reply:
+                           guild: str | None = None, level: int | None = None) -> Reply:
         info = self._variant(slug)
         if info.players != 1:
             raise UserError(f"{info.name} is a two-player game: use /challenge.")
+        start = None
+        if level is not None:
+            if not info.levels or info.level_start is None:
+                raise UserError(f"{info.name} has no levels to choose.")
+            if not 1 <= level <= info.levels:
+                raise UserError(f"{info.name}'s target level is 1 to {info.levels}.")
+            start = info.level_start(level)
         if seed is not None and not 0 <= seed < 2**63:
             raise UserError("The seed must be a whole number from 0 up.")
         seed = random.randrange(2**31) if seed is None else seed
         async with self._lock(channel):
             await self._refuse_if_busy(channel)
-            game = rules.new_game(info.slug, seed=seed)
+            game = rules.new_game(info.slug, seed=seed, fen=start)
             now = self.clock()
             record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
                                 seed=seed, start_fen=game.fen(), created_at=now, updated_at=now,

@@ -125,6 +125,8 @@ class VariantInfo:
                                                                  default=None)  # type: ignore[assignment]
     score_name: str = "score"          # solo puzzles: what Outcome.score counts ("casualties", "level")
     score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
+    levels: int = 0                    # puzzles with target levels 1..levels (0: none)
+    level_start: Callable[[int], str] | None = field(repr=False, compare=False, default=None)  # level -> start FEN
 
 
 MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)

@@ -63,13 +63,15 @@ class Games(commands.Cog):
 
     # -- starting ---------------------------------------------------------------------------
     @app_commands.command(name="puzzle", description="Start a solo puzzle in this channel.")
-    @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)")
+    @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)",
+                           level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def puzzle(self, interaction: discord.Interaction, variant: str,
-                     seed: app_commands.Range[int, 0, MAX_SEED] | None = None) -> None:
+                     seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
+                     level: app_commands.Range[int, 1, 9] | None = None) -> None:
         await interaction.response.defer(thinking=True)
         reply = await self.service.start_puzzle(channel_key(interaction), player(interaction.user), variant,
-                                                seed, guild=guild_key(interaction))
+                                                seed, guild=guild_key(interaction), level=level)
         await deliver_reply(interaction, reply)
 
     @app_commands.command(name="challenge", description="Challenge a member to a two-player variant.")

@@ -297,6 +297,7 @@ class SafePassage(ChessVariant):
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",
+                                   levels=LEVELS, level_start=start_fen,
                                    create=lambda seed, fen: SafePassageGame(self, seed=seed, fen=fen))
 
 

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -61,3 +63,20 @@ def test_run_without_a_token_explains_and_starts_the_console(tmp_path):
     assert result.returncode == 0
     assert "No DISCORD_TOKEN" in result.stderr and "discord.com/developers" in result.stderr
     assert "`kingswap`" in result.stdout
+
+
+@pytest.mark.asyncio
+async def test_console_puzzle_takes_a_level_option(tmp_path):
+    import io
+
+    from bot.console import Console
+    from bot.service import GameService
+    from bot.store import InMemoryStore
+
+    out = io.StringIO()
+    console = Console(GameService(InMemoryStore(), renderer=lambda view, o: b"png"), tmp_path, stdout=out)
+    await console.handle("/puzzle safe-passage level:2")
+    await console.handle("/channel other")
+    await console.handle("/puzzle kingswap 7 colour:red")
+    text = out.getvalue()
+    assert "target level 2" in text and "Unknown option 'colour:red'" in text

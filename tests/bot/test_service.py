@@ -268,3 +268,15 @@ async def test_every_two_player_variant_can_be_challenged_and_played(service, st
     played = await service.move(CHANNEL, ALICE, first)
     assert f"`{first}`" in played.text and played.image
     assert (await store.get(reply.game_id)).moves == [first]
+
+
+async def test_a_puzzle_with_levels_starts_at_the_chosen_target(service, store):
+    reply = await service.start_puzzle("sp", ALICE, "safe-passage", level=3)
+    assert "target level 3" in reply.text
+    record = await store.open_game("sp")
+    assert record.start_fen.endswith(" g3")            # the target is stored with the start
+    with pytest.raises(UserError, match="1 to 3"):
+        await service.start_puzzle("sp2", ALICE, "safe-passage", level=4)
+    with pytest.raises(UserError, match="no levels"):
+        await service.start_puzzle("ks", ALICE, "kingswap", level=2)
+    assert await store.open_game("sp2") is None and await store.open_game("ks") is None
