@@ -555,7 +555,7 @@ class GameService:
             lines.append(self._result_line(record, outcome, game.info))
         reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
                       game_id=record.id, finished=outcome is not None, view=view)
-        return self._with_builder(reply, record, game)
+        return await asyncio.to_thread(self._with_builder, reply, record, game)   # ~1000 turns to sort: off the loop
 
     @staticmethod
     def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:

@@ -71,3 +71,41 @@ def test_a_state_too_long_for_a_custom_id_is_kept_under_a_short_token():
     with pytest.raises(UserError, match="reset"):
         decode_state("!ffffffff")
     assert "Clear" in FORGOTTEN
+
+
+def reach(game, turn: str):
+    """Walk the menus to `turn` choosing only what they offer; the last menu."""
+    parts: tuple[str, ...] = ()
+    for part in turn.split(" "):
+        origin, page = "", 0
+        for _ in range(200):
+            offered = {o.value for o in menu(game, parts, origin, page).options}
+            if part in offered:
+                parts = (*parts, part)
+                break
+            if f"#{origin_of(part)}" in offered:
+                origin = origin_of(part)
+            else:
+                page = int(next(v for v in offered if v.startswith(">"))[1:])
+        else:
+            raise AssertionError(f"{part} of {turn} never offered")
+    return menu(game, parts)
+
+
+@pytest.mark.parametrize("slug", sorted(rules.VARIANTS))
+def test_every_legal_turn_is_reachable_from_the_menus_alone(slug):
+    import random
+
+    pick = random.Random(slug)
+    game = rules.new_game(slug, seed=1)
+    for _ in range(6):
+        if game.outcome or not game.legal_moves():
+            break
+        game.play(pick.choice(game.legal_moves()))
+    if game.outcome:
+        return
+    moves = game.legal_moves()
+    for turn in pick.sample(moves, min(5, len(moves))):
+        last = reach(game, turn)
+        assert last.complete and last.text == turn
+        assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in last.options)

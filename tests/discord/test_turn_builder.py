@@ -6,6 +6,9 @@ from typing import Any
 import pytest
 
 from bot.builder import origin_of
+from bot.service import GameService
+from bot.store import InMemoryStore
+from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, FakeDiscord
 
 pytestmark = pytest.mark.asyncio
@@ -150,3 +153,18 @@ async def test_clear_starts_the_turn_over(bot, fake, service):
     after = cleared.reply.message
     assert set(builder_of(after)) == {"select"}
     assert builder_of(after)["select"]["options"] == builder_of(board)["select"]["options"]
+
+
+async def test_the_builder_works_after_a_restart(fake):
+    store = InMemoryStore()
+    async with running_bot(fake, GameService(store, renderer=tiny_png)):
+        board = await start(fake, "standard")
+        select = builder_of(board)["select"]
+        picked = await fake.select(select["custom_id"], ["#g1"], user=fake.alice, message=board)
+        halfway = picked.reply.message
+    fresh = GameService(store, renderer=tiny_png)       # a new process: nothing in memory
+    async with running_bot(fake, fresh):
+        message = await build(fake, halfway, fake.alice, "g1f3")
+        played = await confirm(fake, message, fake.alice)
+        assert "alice plays **Nf3**" in played.reply.content
+        assert (await store.open_game(fake.channel_id)).moves == ["g1f3"]
