@@ -8,6 +8,7 @@ from typing import TextIO
 
 import rules
 
+from .builder import Menu
 from .service import GameService, Player, Reply, UserError
 
 HELP = """Commands (as in Discord):
@@ -18,6 +19,7 @@ HELP = """Commands (as in Discord):
   /accept, /decline              answer a challenge
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves
+  /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
   /board, /resign, /draw, /undo
   /as <name>                     act as another player
   /channel <name>                switch channel
@@ -42,6 +44,7 @@ class Console:
         self.stdout = stdout
         self.user = Player(f"console:{user}", user)
         self.channel = channel
+        self.building: tuple[int, int, Menu] | None = None   # (game id, ply, menu shown) while building
 
     def say(self, text: str) -> None:
         print(text, file=self.stdout, flush=True)
@@ -76,10 +79,14 @@ class Console:
             return self.say(HELP)
         if command == "as":
             self.user = Player(f"console:{self._name(args)}", self._name(args))
+            self.building = None
             return self.say(f"You are now {self.user.name}.")
         if command == "channel":
             self.channel = self._name(args)
+            self.building = None
             return self.say(f"Now in #{self.channel}.")
+        if command == "build":
+            return await self.build(args)
         if command == "moves":
             return self.say(" ".join(await s.move_suggestions(ch, me, "", limit=None)) or "No legal moves.")
         actions = {
@@ -98,6 +105,48 @@ class Console:
         if command not in actions:
             raise UserError(f"Unknown command /{command}. Type /help.")
         self.show(await actions[command]())
+
+    async def build(self, args: list[str]) -> None:
+        """The turn builder as numbered menus: `/build` shows the first, `/build 3` picks option 3,
+        `/build ok` plays the turn built, `/build clear` starts over."""
+        s, ch, me = self.service, self.channel, self.user
+        word = args[0].lower() if args else ""
+        if self.building is None or word in ("", "clear"):
+            reply = await s.board(ch)
+            if reply.game_id is None or reply.ply is None or reply.builder is None:
+                raise UserError("There is no turn to build here.")
+            game_id, ply = reply.game_id, reply.ply
+            menu = await s.build_menu(ch, me, game_id, ply)
+        elif word == "ok":
+            game_id, ply, menu = self.building
+            reply = await s.play_built(ch, me, game_id, ply, menu.parts)
+            self.building = None
+            return self.show(reply)
+        else:
+            game_id, ply, menu = self.building
+            if not word.isdigit() or not 1 <= int(word) <= len(menu.options):
+                raise UserError(f"Pick a number from 1 to {len(menu.options)}, or ok, or clear.")
+            value = menu.options[int(word) - 1].value
+            parts, origin, page = menu.parts, menu.origin, 0
+            if value.startswith(">"):
+                origin, page = menu.origin, int(value[1:])
+            elif value.startswith("#"):
+                origin = value[1:]
+            else:
+                parts, origin = (*parts, value), ""
+            menu = await s.build_menu(ch, me, game_id, ply, parts, origin, page)
+        self.building = (game_id, ply, menu)
+        self.say(self.menu_text(menu))
+
+    @staticmethod
+    def menu_text(menu: Menu) -> str:
+        lines = [f"Turn so far: {menu.summary}" if menu.summary else "Building a turn.", menu.prompt]
+        lines += [f"  {n}. {o.label}" + (f" ({o.description})" if o.description else "")
+                  for n, o in enumerate(menu.options, 1)]
+        if menu.complete:
+            lines.append(f"  ok. play {menu.text}")
+        lines.append("  clear. start over")
+        return "\n".join(lines)
 
     def show(self, reply: Reply) -> None:
         self.say(reply.text)

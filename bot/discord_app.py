@@ -27,6 +27,7 @@ from bot.config import load as load_config, shard_of
 from bot.service import GameService
 from bot.tree import KibitzTree
 from bot.views.challenge import DYNAMIC_ITEMS
+from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
 
 if TYPE_CHECKING:
     from bot.config import Config
@@ -64,7 +65,7 @@ class KibitzBot(commands.Bot):
         self.synced: list[discord.app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        for item in DYNAMIC_ITEMS:
+        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS):
             self.add_dynamic_items(item)
         await self.add_cog(Games(self.kibitz_service))
         restored = await self.kibitz_service.restore()

@@ -18,6 +18,7 @@ from typing import Awaitable, Callable, TypeVar
 import rules
 from rules import Game, IllegalMove, Outcome
 
+from .builder import Menu, menu as builder_menu
 from .paths import data_dir
 from .store import ChannelBusy, GameRecord, GameStore, StaleRecord
 
@@ -58,6 +59,8 @@ class Reply:
     challenge: tuple[int, str, str] | None = None   # (game id, challenger id, opponent id)
     finished: bool = False
     view: rules.BoardView | None = None            # the position shown, for text front ends
+    builder: Menu | None = None                    # first menu of the turn builder, for the player to move
+    ply: int | None = None                         # turns played in the game shown
 
 
 def _now() -> str:
@@ -557,8 +560,9 @@ class GameService:
                 lines.append(f"{name} to move ({game.turn}){check}.")
         else:
             lines.append(self._result_line(record, outcome, game.info))
-        return Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
-                     game_id=record.id, finished=outcome is not None, view=view)
+        reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
+                      game_id=record.id, finished=outcome is not None, view=view)
+        return await asyncio.to_thread(self._with_builder, reply, record, game)   # ~1000 turns to sort: off the loop
 
     @staticmethod
     def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
@@ -569,3 +573,51 @@ class GameService:
             return f"**Draw** ({outcome.result}): {outcome.reason}."
         name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
         return f"**{name} wins** ({outcome.result}): {outcome.reason}."
+
+    # -- the turn builder (bot/builder.py) ----------------------------------------------------------
+    BUILD_STALE = "This board is from an earlier position: nothing was played. Use the newest board (or /board)."
+
+    def _with_builder(self, reply: Reply, record: GameRecord, game: Game) -> Reply:
+        """Give a board reply the builder's first menu, while the game goes on."""
+        reply.ply = len(record.moves)
+        if game.outcome is None:
+            try:
+                reply.builder = builder_menu(game)
+            except IllegalMove:
+                reply.builder = None
+        return reply
+
+    async def _built_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
+        """The live game a builder click is for, checked: same game, same ply, the player to move."""
+        live = await self._load(channel)
+        if (live is None or live.game is None or live.record.id != game_id or len(live.record.moves) != ply
+                or live.game.outcome is not None):
+            raise UserError(self.BUILD_STALE)
+        self._require_turn(live.record, live.game, user)
+        return live
+
+    async def build_menu(self, channel: str, user: Player, game_id: int, ply: int, parts: tuple[str, ...] = (),
+                         origin: str = "", page: int = 0) -> Menu:
+        """The builder's next menu after `parts`, for the player to move at `ply` of game `game_id`."""
+        async with self._lock(channel):
+            live = await self._built_game(channel, user, game_id, ply)
+            try:
+                return await asyncio.to_thread(builder_menu, live.playing, tuple(parts), origin, page)
+            except IllegalMove as exc:
+                raise UserError(str(exc)) from None
+
+    @_tells_notices
+    async def play_built(self, channel: str, user: Player, game_id: int, ply: int, parts: tuple[str, ...]) -> Reply:
+        """Play a turn built from menus, only if the game is still at `ply` (else nothing is played)."""
+        async with self._lock(channel):
+            live = await self._built_game(channel, user, game_id, ply)
+            record, game = live.record, live.playing
+            text = " ".join(parts)
+            if text not in game.legal_moves():
+                raise UserError("That turn is not complete yet: pick the next part, or Clear to start again.")
+            before = record.copy()
+            played = await asyncio.to_thread(game.play, text)
+            record.moves.append(played)
+            record.draw_offer = None
+            await self._commit(live, before, undo=game.undo)
+            return await self._board_reply(record, game, f"{user.name} plays {self._label(game)}.")

@@ -63,7 +63,7 @@ def player(user: discord.abc.User) -> Player:
 
 
 def _extras(reply: Reply) -> dict[str, Any]:
-    """The board PNG with its alt text, and challenge buttons. Built afresh for every attempt."""
+    """The board PNG with its alt text, challenge buttons or the turn builder. Built afresh for every attempt."""
     from bot.views.challenge import challenge_view  # the view module imports this one
 
     extra: dict[str, Any] = {}
@@ -72,6 +72,12 @@ def _extras(reply: Reply) -> dict[str, Any]:
                                      description=(reply.alt or "")[:ALT_LIMIT] or None)
     if reply.challenge is not None:
         extra["view"] = challenge_view(*reply.challenge)
+    elif reply.builder is not None and reply.game_id is not None and reply.ply is not None:
+        from bot.views.turn_builder import builder_view   # the view module imports this one
+
+        builder = builder_view(reply.game_id, reply.ply, reply.builder)
+        if builder.children:
+            extra["view"] = builder
     return extra
 
 

@@ -9,8 +9,8 @@ One aiohttp server on 127.0.0.1 (random free port) serves both:
   answer interactions (callbacks, followups, edits of @original), each recorded with its JSON
   body and any uploaded files (bytes, filename, description).
 
-Tests drive it with ``await fake.slash(...)``, ``await fake.click(...)`` and
-``await fake.autocomplete(...)``; each returns an :class:`InteractionLog` of what the bot sent
+Tests drive it with ``await fake.slash(...)``, ``await fake.click(...)``, ``await fake.select(...)``
+(a string select menu, component type 3 with its ``values``) and ``await fake.autocomplete(...)``; each returns an :class:`InteractionLog` of what the bot sent
 back for that interaction, in order. Nothing here touches the internet.
 
 Discord's first-followup rule is modelled: after a deferred "thinking" response (type 5) the
@@ -731,6 +731,18 @@ class FakeDiscord:
         data = {"custom_id": custom_id, "component_type": 2}
         log = self._interaction(3, user, data, message=message)
         log.original = message   # for a component interaction, @original is the clicked message
+        return await self._run(log, timeout, wait)
+
+    async def select(self, custom_id: str, values: list[str], *, user: dict[str, Any],
+                     message: dict[str, Any] | None = None, timeout: float = 5.0,
+                     wait: bool = True) -> InteractionLog:
+        """Pick `values` in the string select with custom_id on `message` (default: the latest
+        message carrying it): a component interaction of type 3 with its values."""
+        if message is None:
+            message = self.message_with(custom_id)
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        log = self._interaction(3, user, data, message=message)
+        log.original = message
         return await self._run(log, timeout, wait)
 
     def message_with(self, custom_id: str) -> dict[str, Any]:

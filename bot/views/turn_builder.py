@@ -1,0 +1,185 @@
+"""The turn builder under a board: a select menu per part, then Confirm; Clear starts over.
+
+Every component is a ``DynamicItem`` whose custom_id carries the game id, the ply of the
+position shown and the parts chosen so far, so the builder works after a restart like the
+challenge buttons, and a click on a board from an earlier position is refused (the service
+compares the ply) without playing anything. Only the player to move may use it; the service
+says "It is not your turn." privately to anyone else.
+
+    kibitz:tb:<game>:<ply>:<state>     the select (state: parts joined by ",", "~" origin, "~" page)
+    kibitz:tbok:<game>:<ply>:<state>   Confirm: plays the parts
+    kibitz:tbclr:<game>:<ply>          Clear: back to the first menu
+
+Discord caps a custom_id at 100 characters. A state too long for that is kept in this process,
+keyed by a short token (``!<token>``); after a restart such a builder says to start the turn again.
+
+Rows: the select on the first, Confirm and Clear on the second; three rows stay free for other
+controls. A choice edits the board message in place (everyone sees the turn being built, as
+over a real board); Confirm posts the new board, whose builder is for the next player.
+"""
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.builder import Menu
+from bot.service import UserError
+from bot.tree import report_error
+from bot.views.replies import channel_key, deliver_reply, describe, player
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+MAX_CUSTOM_ID = 100
+KEPT_STATES = 5000                 # long states kept in memory, oldest dropped first
+_kept: OrderedDict[str, tuple[tuple[str, ...], str, int]] = OrderedDict()
+_tokens = itertools.count(1)
+FORGOTTEN = "This turn builder was reset (the bot restarted). Press Clear to start the turn again."
+
+
+def _service(interaction: discord.Interaction) -> GameService:
+    return interaction.client.kibitz_service  # type: ignore[attr-defined]
+
+
+def encode_state(parts: tuple[str, ...], origin: str = "", page: int = 0, *, room: int = 60) -> str:
+    text = ",".join(parts) + (f"~{origin}~{page}" if origin or page else "")
+    if len(text) <= room:
+        return text
+    token = f"!{next(_tokens):x}"
+    _kept[token] = (parts, origin, page)
+    while len(_kept) > KEPT_STATES:
+        _kept.popitem(last=False)
+    return token
+
+
+def decode_state(text: str) -> tuple[tuple[str, ...], str, int]:
+    if text.startswith("!"):
+        kept = _kept.get(text)
+        if kept is None:
+            raise UserError(FORGOTTEN)
+        return kept
+    chain, _, rest = text.partition("~")
+    origin, _, page = rest.partition("~")
+    parts = tuple(p for p in chain.split(",") if p)
+    return parts, origin, int(page) if page.isdigit() else 0
+
+
+def _custom_id(kind: str, game_id: int, ply: int, state: str = "") -> str:
+    head = f"kibitz:{kind}:{game_id}:{ply}"
+    return f"{head}:{state}" if kind != "tbclr" else head
+
+
+def _state_for(kind: str, game_id: int, ply: int, parts: tuple[str, ...], origin: str = "", page: int = 0) -> str:
+    room = MAX_CUSTOM_ID - len(_custom_id(kind, game_id, ply, ""))
+    return encode_state(parts, origin, page, room=room)
+
+
+def builder_view(game_id: int, ply: int, menu: Menu) -> discord.ui.View:
+    """The components for `menu`: its select (when something can follow) and Confirm / Clear."""
+    view = discord.ui.View(timeout=None)
+    if menu.options:
+        view.add_item(PartSelect(game_id, ply, _state_for("tb", game_id, ply, menu.parts, menu.origin, menu.page),
+                                 menu))
+    if menu.parts or menu.origin or menu.page:
+        confirm_state = _state_for("tbok", game_id, ply, menu.parts)
+        view.add_item(ConfirmButton(game_id, ply, confirm_state, disabled=not menu.complete,
+                                    label=f"Confirm {menu.text}" if menu.complete else "Confirm"))
+        view.add_item(ClearButton(game_id, ply))
+    return view
+
+
+async def _refuse(interaction: discord.Interaction, error: BaseException) -> None:
+    await report_error(interaction, error)
+
+
+class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
+    def __init__(self, game_id: int, ply: int, state: str, menu: Menu | None = None) -> None:
+        self.game_id, self.ply, self.state = game_id, ply, state
+        options = [discord.SelectOption(label=o.label[:100], value=o.value[:100],
+                                        description=o.description[:100] or None) for o in menu.options] if menu else \
+            [discord.SelectOption(label="…", value="…")]
+        placeholder = (f"{menu.summary}: {menu.prompt}" if menu and menu.summary else menu.prompt if menu else None)
+        super().__init__(discord.ui.Select(custom_id=_custom_id("tb", game_id, ply, state), options=options,
+                                           placeholder=(placeholder or "")[:150] or None, row=0))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> PartSelect:
+        return cls(int(match["game"]), int(match["ply"]), match["state"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            parts, origin, page = decode_state(self.state)
+            [value] = self.item.values
+            if value.startswith(">"):
+                page = int(value[1:]) if value[1:].isdigit() else 0
+            elif value.startswith("#"):
+                origin, page = value[1:], 0
+            else:
+                parts, origin, page = (*parts, value), "", 0
+            menu = await _service(interaction).build_menu(channel_key(interaction), player(interaction.user),
+                                                          self.game_id, self.ply, parts, origin, page)
+        except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
+            await _refuse(interaction, error)
+            return
+        await interaction.response.edit_message(view=builder_view(self.game_id, self.ply, menu))
+
+
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbok:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
+    def __init__(self, game_id: int, ply: int, state: str, *, disabled: bool = False, label: str = "Confirm") -> None:
+        self.game_id, self.ply, self.state = game_id, ply, state
+        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.success, disabled=disabled,
+                                           custom_id=_custom_id("tbok", game_id, ply, state), row=1))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmButton:
+        return cls(int(match["game"]), int(match["ply"]), match["state"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            parts, _, _ = decode_state(self.state)
+            await interaction.response.defer()
+            reply = await _service(interaction).play_built(channel_key(interaction), player(interaction.user),
+                                                           self.game_id, self.ply, parts)
+        except Exception as error:  # noqa: BLE001 - nothing was played: tell the user privately
+            await _refuse(interaction, error)
+            return
+        # The turn is committed: take the builder off the old board (best effort), then post the new one.
+        try:
+            await interaction.edit_original_response(view=None)
+        except Exception as error:  # noqa: BLE001 - cosmetic; the old builder refuses stale clicks anyway
+            log.warning("could not remove the builder from game %s at ply %s (%s)", self.game_id, self.ply,
+                        describe(error))
+        await deliver_reply(interaction, reply)
+
+
+class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbclr:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
+    def __init__(self, game_id: int, ply: int) -> None:
+        self.game_id, self.ply = game_id, ply
+        super().__init__(discord.ui.Button(label="Clear", style=discord.ButtonStyle.secondary,
+                                           custom_id=_custom_id("tbclr", game_id, ply), row=1))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ClearButton:
+        return cls(int(match["game"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            menu = await _service(interaction).build_menu(channel_key(interaction), player(interaction.user),
+                                                          self.game_id, self.ply)
+        except Exception as error:  # noqa: BLE001
+            await _refuse(interaction, error)
+            return
+        await interaction.response.edit_message(view=builder_view(self.game_id, self.ply, menu))
+
+
+DYNAMIC_ITEMS = (PartSelect, ConfirmButton, ClearButton)
