@@ -21,11 +21,21 @@ import chess
 
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Outcome
+from ..lookahead import after as position_after
+from ..men import Man, MenTable
 
-# The men that lend the Queen their power, highest first: (piece type, pattern name).
-POWERS = ((chess.KING, "king"), (chess.ROOK, "rook"), (chess.BISHOP, "bishop"),
-          (chess.KNIGHT, "knight"), (chess.PAWN, "pawn"))
-RAYS = {chess.ROOK: (8, -8, 1, -1), chess.BISHOP: (9, 7, -7, -9)}
+# The men that lend the Queen their power, highest first (keyed by the lender's letter), and the
+# Queen each makes: ruling 4's pawn-power Queen steps forward and captures forward diagonally only.
+QUEEN_POWERS = {
+    "k": Man("queen with a king's power", "K"),
+    "r": Man("queen with a rook's power", "R"),
+    "b": Man("queen with a bishop's power", "B"),
+    "n": Man("queen with a knight's power", "N"),
+    "p": Man("queen with a pawn's power", "fmWfcF"),
+}
+POWERS = tuple((chess.PIECE_SYMBOLS.index(letter), man.name) for letter, man in QUEEN_POWERS.items())
+QUEEN_TABLE = MenTable(QUEEN_POWERS)
+SLIDES = (chess.ROOK, chess.BISHOP)
 PROMOTIONS = (chess.KING, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 NAMES = {chess.KING: "King", chess.QUEEN: "Queen", chess.ROOK: "Rook", chess.BISHOP: "Bishop",
          chess.KNIGHT: "Knight", chess.PAWN: "pawn"}
@@ -51,7 +61,8 @@ def bishop_attacks(square: int, occupied: int) -> int:
 
 
 def pattern_attacks(kind: int | None, square: int, colour: chess.Color, occupied: int) -> int:
-    """Squares a man of pattern `kind` standing on `square` attacks (captures on)."""
+    """Squares a Queen of power `kind` standing on `square` attacks, for any occupancy (the check
+    test, also of positions not on a board; the same patterns as `QUEEN_POWERS`)."""
     if kind == chess.KING:
         return chess.BB_KING_ATTACKS[square]
     if kind == chess.ROOK:
@@ -96,12 +107,10 @@ def queen_checkers(board: chess.Board, colour: chess.Color) -> int:
 
 def queen_targets(board: chess.Board, colour: chess.Color, origin: int, kind: int | None) -> int:
     """Every square the pattern of `kind` reaches from `origin`, ignoring safety (for refusals)."""
-    own = board.occupied_co[colour]
-    if kind == chess.PAWN:
-        step = origin + (8 if colour == chess.WHITE else -8)
-        forward = chess.BB_SQUARES[step] & ~board.occupied if 0 <= step < 64 else 0
-        return forward | (chess.BB_PAWN_ATTACKS[colour][origin] & board.occupied_co[not colour])
-    return pattern_attacks(kind, origin, colour, board.occupied) & ~own
+    if kind is None:
+        return 0
+    moves, attacks = QUEEN_TABLE.reach(board, origin, chess.Piece(kind, colour))
+    return moves | (attacks & board.occupied_co[not colour])
 
 
 def safe_for_queen(board: chess.Board, colour: chess.Color, origin: int, target: int) -> bool:
@@ -118,24 +127,12 @@ def queen_moves(board: chess.Board, colour: chess.Color) -> Iterator[chess.Move]
     if origin is None:
         return
     kind = power(board, colour)
-    if kind in RAYS:
-        own, enemy = board.occupied_co[colour], board.occupied_co[not colour]
-        for delta in RAYS[kind]:
-            square = origin
-            while True:
-                nxt = square + delta
-                if not 0 <= nxt < 64 or chess.square_distance(square, nxt) != 1:
-                    break
-                square = nxt
-                bit = chess.BB_SQUARES[square]
-                if own & bit or not safe_for_queen(board, colour, origin, square):
-                    break    # blocked, or a square she may neither stop on nor pass
-                yield chess.Move(origin, square)
-                if enemy & bit:
-                    break
-        return
-    for target in chess.scan_forward(queen_targets(board, colour, origin, kind)):
-        if safe_for_queen(board, colour, origin, target):
+    targets = queen_targets(board, colour, origin, kind)
+    safe = {t: safe_for_queen(board, colour, origin, t) for t in chess.scan_forward(targets)}
+    for target, ok in safe.items():
+        # A slide passes only squares that are themselves targets (empty, on her line): each must
+        # be safe too.
+        if ok and (kind not in SLIDES or all(safe[s] for s in chess.scan_forward(chess.between(origin, target)))):
             yield chess.Move(origin, target)
 
 
@@ -252,7 +249,7 @@ class Dowager(ChessVariant):
             if not queen_targets(board, colour, move.from_square, kind) & chess.BB_SQUARES[move.to_square]:
                 return (f"Your Queen moves like your highest man, now a {lender}, "
                         f"so she cannot move to {target}.")
-            passed = first_unsafe_passed(board, colour, move) if kind in RAYS else None
+            passed = first_unsafe_passed(board, colour, move) if kind in SLIDES else None
             if passed is not None:
                 checker = self._first_checker(board, colour, move.from_square, passed)
                 return (f"The Queen may not slide through {chess.square_name(passed)}: "
@@ -260,11 +257,12 @@ class Dowager(ChessVariant):
             checker = self._first_checker(board, colour, move.from_square, move.to_square)
             return f"The Queen would be in check on {target} from {checker}."
         queen = queen_square(board, colour)
-        after = board.copy(stack=False)
-        after.push(move)
+        after = position_after(board, move)
         checkers = queen_checkers(after, colour)
         culprit = describe(after, chess.lsb(checkers)) if checkers else "an enemy man"
-        if queen is not None and queen_checkers(board, colour):
+        if queen is None:
+            return f"{move.uci()} is not allowed in {self.name}."
+        if queen_checkers(board, colour):
             return f"Your Queen is in check from {culprit}; that move does not get her out of it."
         return f"That leaves your Queen on {chess.square_name(queen)} in check from {culprit}."
 
@@ -278,7 +276,8 @@ class Dowager(ChessVariant):
     # -- check and the end -----------------------------------------------------------------------
     def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
         """The side to move's Queen when she is in check (marked on the board image)."""
-        return [queen_square(board, board.turn)] if queen_checkers(board, board.turn) else []
+        queen = queen_square(board, board.turn)
+        return [queen] if queen is not None and queen_checkers(board, board.turn) else []
 
     def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if legal:

@@ -20,9 +20,17 @@ import chess
 
 from ..chess_variant import BOARD_FAULTS, ChessVariant, captured_piece, colour_name, san
 from ..core import Outcome
+from ..men import Man, MenTable, man_at
 
 MONARCHS = (chess.KING, chess.QUEEN)
-# A monarch's pattern by its situation at the start of its move: (how it moves, in words).
+# A monarch's pattern by its situation at the start of its move, as men keyed by the letter whose
+# pattern it borrows.
+MONARCH_MEN = {
+    "q": Man("monarch next to its partner", "Q"),
+    "n": Man("monarch apart from its partner", "N"),
+    "k": Man("monarch whose partner is captured", "K"),
+}
+MONARCH_TABLE = MenTable(MONARCH_MEN)
 PATTERNS = {"next to partner": chess.QUEEN, "apart": chess.KNIGHT, "alone": chess.KING}
 PATTERN_WORDS = {chess.QUEEN: "like a Queen", chess.KNIGHT: "like a Knight", chess.KING: "like a King (one step)"}
 NAMES = {chess.KING: "King", chess.QUEEN: "Queen"}
@@ -31,7 +39,7 @@ CASTLING_LIKE = {(chess.E1, chess.G1), (chess.E1, chess.C1), (chess.E8, chess.G8
 
 def partner_of(board: chess.Board, square: int) -> int | None:
     """The square of the other monarch of the same colour as the monarch on `square` (ruling 1)."""
-    piece = board.piece_at(square)
+    piece = man_at(board, square)
     other = chess.QUEEN if piece.piece_type == chess.KING else chess.KING
     mask = board.pieces_mask(other, piece.color)
     return chess.lsb(mask) if mask else None
@@ -49,21 +57,18 @@ def pattern(board: chess.Board, square: int) -> int:
     return PATTERNS[situation(board, square)]
 
 
-def reach(kind: int, square: int, occupied: int) -> int:
-    if kind == chess.QUEEN:
-        return (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
-                | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
-                | chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied])
-    if kind == chess.KNIGHT:
-        return chess.BB_KNIGHT_ATTACKS[square]
-    return chess.BB_KING_ATTACKS[square]
+def reach(board: chess.Board, kind: int, square: int) -> int:
+    """Squares the monarch on `square` reaches with the pattern of `kind` (own men left out)."""
+    colour = chess.WHITE if board.occupied_co[chess.WHITE] & chess.BB_SQUARES[square] else chess.BLACK
+    moves, attacks = MONARCH_TABLE.reach(board, square, chess.Piece(kind, colour))
+    return (moves | attacks) & ~board.occupied_co[colour]
 
 
 def monarch_moves(board: chess.Board) -> Iterator[chess.Move]:
     colour = board.turn
     own = board.occupied_co[colour]
     for square in chess.scan_forward((board.kings | board.queens) & own):
-        for target in chess.scan_forward(reach(pattern(board, square), square, board.occupied) & ~own):
+        for target in chess.scan_forward(reach(board, pattern(board, square), square)):
             yield chess.Move(square, target)
 
 
@@ -124,7 +129,7 @@ class Dynastic(ChessVariant):
         for square in chess.scan_forward((board.kings | board.queens) & own):
             every = 0
             for kind in set(PATTERNS.values()):
-                every |= reach(kind, square, board.occupied)
+                every |= reach(board, kind, square)
             for target in chess.scan_forward(every & ~own):
                 yield chess.Move(square, target)
 
@@ -135,6 +140,7 @@ class Dynastic(ChessVariant):
         if move.promotion == chess.QUEEN:
             return "In Dynastic Chess a pawn promotes only to a Rook, Bishop or Knight."
         piece = board.piece_at(move.from_square)
+        partner_square = partner_of(board, move.from_square) if piece is not None and piece.piece_type in MONARCHS else None
         if piece is not None and piece.piece_type in MONARCHS:
             name = NAMES[piece.piece_type]
             partner = NAMES[chess.QUEEN if piece.piece_type == chess.KING else chess.KING]
@@ -142,8 +148,8 @@ class Dynastic(ChessVariant):
             how = PATTERN_WORDS[PATTERNS[where]]
             if where == "alone":
                 why = f"your {partner} has been captured"
-            elif where == "next to partner":
-                why = f"it starts next to your {partner} (on {chess.square_name(partner_of(board, move.from_square))})"
+            elif where == "next to partner" and partner_square is not None:
+                why = f"it starts next to your {partner} (on {chess.square_name(partner_square)})"
             else:
                 why = f"it does not start next to your {partner}"
             return f"Your {name} moves {how} now, because {why}, so it cannot move to {chess.square_name(move.to_square)}."
