@@ -265,6 +265,14 @@ def test_ruling_2_an_enemy_queen_that_could_not_slide_there_still_gives_check():
     assert refusal(game, "a1b1").startswith("Your Queen is in check from the Queen on e8")
 
 
+def test_ruling_2_a_pinned_man_still_gives_check():
+    # The black Bishop b4 is pinned to its Queen c5 by the Bishop a3, yet it checks the Queen e1.
+    game = game_at("8/8/8/2q5/1b6/B7/8/K3Q3 w - - 0 1")
+    assert game.view().checks == ("e1",)
+    assert "a3b4" in game.legal_moves()
+    assert sorted(m for m in game.legal_moves() if m.startswith("e1")) == ["e1d1", "e1e2", "e1f1"]
+
+
 def test_ruling_5_the_king_is_an_ordinary_man_it_may_step_onto_attacked_squares():
     game = game_at("1k5r/1R6/8/8/8/2q5/8/2Q4K w - - 0 1")
     assert moves_from(game, "h1") == ["h1g1", "h1g2", "h1h2"]     # h2 and h1 lie on the Rook's file
