@@ -169,6 +169,19 @@ class Donnybrook(FairyVariant):
             return None if step is None else prefix + step
         return super().spell(position, text, turns)
 
+    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+        """`R@d4 Nf3`: the placement, then the move in SAN on the board with the man put back."""
+        first = turn[0]
+        if not isinstance(first, Drop):
+            return super().label(before, turn, turns)
+        from ..chess_variant import san
+        board = before.edit()
+        chess.BaseBoard.set_piece_at(board, first.square,
+                                     chess.Piece(chess.PIECE_SYMBOLS.index(first.letter.lower()), board.turn))
+        head = first.text + " "
+        moves = [t[1].move for text, t in turns.items() if text.startswith(head)]
+        return head + san(board, turn[1].move, moves)
+
     def why_not_first(self, position: Position, text: str, turns) -> str:
         board = position.board
         try:
