@@ -179,7 +179,10 @@ class Concurrent(PartsVariant):
 
     # -- set-up and FEN --------------------------------------------------------------------------
     def load(self, fen: str) -> Position:
-        position = super().load(fen)
+        fields = fen.split()
+        if len(fields) >= 4:
+            fields[3] = "-"     # pawns never double-step: the en passant field is ignored (ruling 3)
+        position = super().load(" ".join(fields))
         position.board.castling_rights = chess.BB_EMPTY
         position.board.ep_square = None
         return position
