@@ -38,7 +38,10 @@ class Donnybrook(FairyVariant):
     # -- set-up and FEN --------------------------------------------------------------------------
     def load(self, fen: str) -> Position:
         position = super().load(fen)
-        position.board.castling_rights = chess.BB_EMPTY
+        board = position.board
+        board.castling_rights = chess.BB_EMPTY
+        if board.ep_square is not None and not board.has_pseudo_legal_en_passant():
+            board.ep_square = None
         return position
 
     def validate(self, position: Position) -> None:
@@ -58,7 +61,7 @@ class Donnybrook(FairyVariant):
             raise ValueError("There is no vacant square to put the waiting man on.")
 
     def fen(self, position: Position) -> str:
-        text = position.board.fen(en_passant="legal")
+        text = position.board.fen(en_passant="fen")   # kept only where a pawn may take (no check)
         if any(position.hands):
             board_field, rest = text.split(" ", 1)
             text = f"{board_field}[{self.format_hands(position.hands)}] {rest}"

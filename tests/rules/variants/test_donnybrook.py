@@ -306,3 +306,11 @@ def test_typed_turns_are_suggested_part_by_part():
     assert firsts and all(" " not in v and v.startswith("R@") for v in firsts)
     seconds = [value for value, _ in suggest(game, "R@d4 ", 25)]
     assert set(seconds) == {"R@d4 " + m for m in ("d8c8", "d8c7", "d8d7", "d8e7", "d8e8")}
+
+
+def test_en_passant_is_shown_even_when_it_would_expose_the_king():
+    # the capture e5d6 would open the a5-h5... rank to the Rook on a5 against the King h5: no check here
+    game = game_at("4k3/3p4/8/r3P2K/8/8/8/8 b - - 0 1")
+    game.play("d7d5")
+    assert game.fen().split()[3] == "d6"
+    assert "e5d6" in game.legal_moves()
