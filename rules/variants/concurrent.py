@@ -139,7 +139,7 @@ def moves_of(board: chess.Board) -> list[chess.Move]:
     own, occ = board.occupied_co[us], board.occupied
     last = chess.BB_RANK_8 if us == chess.WHITE else chess.BB_RANK_1
     table = PATHS[us]
-    out = []
+    out: list[chess.Move] = []
     for square in chess.scan_forward(own):
         letter = chess.piece_symbol(board.piece_type_at(square) or chess.PAWN)
         for to, path in table[letter][square]:
