@@ -113,16 +113,33 @@ TYPES = {letter: chess.PIECE_SYMBOLS.index(letter) for letter in MEN}
 MIRROR = [chess.square(7 - chess.square_file(sq), chess.square_rank(sq)) for sq in chess.SQUARES]
 
 
-def attackers(board: chess.Board, colour: bool, square: int, occupied: int | None = None) -> int:
-    """Men of `colour` that could capture on `square` by their pattern."""
+def attackers(board: chess.Board, colour: bool, square: int, occupied: int | None = None,
+              removed: int = 0) -> int:
+    """Men of `colour` that could capture on `square` by their pattern (`occupied`: the board's
+    occupancy after a move; `removed`: a square whose man has just been captured)."""
     occ = board.occupied if occupied is None else occupied
     found = 0
-    for letter in MEN:
-        near = FROM[colour][letter][square] & board.pieces_mask(TYPES[letter], colour)
-        for sq in chess.scan_forward(near):
-            if not PATH_TO[colour][letter][(sq, square)] & occ:
-                found |= chess.BB_SQUARES[sq]
+    from_table, path_table = FROM[colour], PATH_TO[colour]
+    men = board.occupied_co[colour] & ~removed
+    for letter, kind in TYPES.items():
+        near = from_table[letter][square] & board.pieces_mask(kind, colour) & men
+        if near:
+            paths = path_table[letter]
+            for sq in chess.scan_forward(near):
+                if not paths[(sq, square)] & occ:
+                    found |= chess.BB_SQUARES[sq]
     return found
+
+
+def pinning_lines(board: chess.Board, colour: bool, square: int) -> int:
+    """Squares whose emptying could open an attack of an actual man of `colour` on `square`."""
+    mask = 0
+    for letter in "brn":
+        near = FROM[colour][letter][square] & board.pieces_mask(TYPES[letter], colour)
+        paths = PATH_TO[colour][letter]
+        for sq in chess.scan_forward(near):
+            mask |= paths[(sq, square)]
+    return mask
 
 
 def monarchs(board: chess.Board, colour: bool) -> int:
@@ -156,19 +173,6 @@ def play_mirror(board: chess.Board, first: int, second: int) -> None:
     piece = board.piece_at(first)
     chess.BaseBoard.remove_piece_at(board, first)
     chess.BaseBoard.set_piece_at(board, second, piece)
-
-
-def lines_to(colour_of_attacker: bool, target: int) -> int:
-    """Every square whose emptying could open an attack of `colour_of_attacker` on `target`."""
-    mask = 0
-    for letter in "brn":
-        table = PATH_TO[colour_of_attacker][letter]
-        for sq in chess.scan_forward(FROM[colour_of_attacker][letter][target]):
-            mask |= table[(sq, target)]
-    return mask
-
-
-LINES = {colour: [lines_to(colour, sq) for sq in chess.SQUARES] for colour in chess.COLORS}
 
 
 class Concurrent(PartsVariant):
@@ -216,7 +220,7 @@ class Concurrent(PartsVariant):
         checked = any(attackers(board, not us, sq) for sq in chess.scan_forward(mine))
         danger = 0
         for sq in chess.scan_forward(mine):
-            danger |= LINES[not us][sq]
+            danger |= pinning_lines(board, not us, sq)
         out = []
         for move in moves_of(board):
             frm = chess.BB_SQUARES[move.from_square]
@@ -235,12 +239,8 @@ class Concurrent(PartsVariant):
             mine = (mine & ~frm) | to
         if not mine:
             return True
-        captured = board.piece_at(move.to_square)
-        if captured is None:
-            return not any(attackers(board, not us, sq, occ) for sq in chess.scan_forward(mine))
-        work = board.copy(stack=False)
-        chess.BaseBoard.remove_piece_at(work, move.to_square)
-        return not any(attackers(work, not us, sq, occ) for sq in chess.scan_forward(mine))
+        removed = to & board.occupied_co[not us]
+        return not any(attackers(board, not us, sq, occ, removed) for sq in chess.scan_forward(mine))
 
     def turns(self, position: Position) -> dict[str, Turn]:
         board = position.board
