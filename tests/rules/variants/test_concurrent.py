@@ -355,9 +355,12 @@ def test_no_legal_turn_without_check_is_stalemate():
 
 
 def test_repetition_and_fifty_moves_as_in_chess_and_a_mirror_does_not_reset_the_count():    # ruling 11
-    game = game_at("k7/8/8/8/8/8/8/R6K w - - 10 1")
-    game.play("a1|h1 h1g2") if "a1|h1 h1g2" in game.legal_moves() else game.play("a1b2")
-    assert game.fen().split()[4] == "11"
+    game = game_at("k7/8/8/8/8/8/8/R5K1 w - - 10 1")
+    game.play("a1|h1 g1f2")
+    assert game.fen().split()[4:] == ["11", "1"]     # one move counted, no reset
+    capture = game_at("k7/8/8/8/8/8/1p6/R5K1 w - - 10 1")
+    capture.play("a1b2")
+    assert capture.fen().split()[4] == "0"
     cycle = game_at("k7/8/8/8/8/8/8/B6K w - - 0 1")
     for move in ["a1b2", "a8b7", "b2a1", "b7a8"] * 2:
         cycle.play(move)
