@@ -136,7 +136,7 @@ class Counselor(FairyVariant):
                         f"both King and Queen are royal.")
         mating = self.sorted_moves(board)[1]
         if mating:
-            return (f"You can checkmate the enemy Queen with {mating[0].uci()}, so you must "
+            return (f"You can checkmate the enemy Queen with {min(m.uci() for m in mating)}, so you must "
                     f"(your opponent then wins).")
         return "That is not a legal move here."
 
