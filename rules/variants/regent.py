@@ -111,14 +111,14 @@ class Regent(FairyVariant):
             return self.restriction(board, move.from_square, direction(move))
         work.push(move)
         try:
+            if self.facing(work):
+                return "The two Queens may not face each other on an open line."
             for queen in chess.scan_forward(work.queens & work.occupied_co[us]):
                 hits = self.attackers(work, not us, queen)
                 if hits:
                     attacker = chess.lsb(hits)
                     return (f"That leaves your Queen on {chess.square_name(queen)} attacked by the "
                             f"{NAMES[man_at(work, attacker).piece_type]} on {chess.square_name(attacker)}.")
-            if self.facing(work):
-                return "The two Queens may not face each other on an open line."
             return None
         finally:
             work.pop()
@@ -137,10 +137,7 @@ class Regent(FairyVariant):
                 along = "rank" if chess.square_rank(attacker) == chess.square_rank(queen) else "file"
                 return (f"That Queen move is not allowed: the Queen is attacked along the {along} from "
                         f"{chess.square_name(attacker)}, so she may not move along a rank or file.")
-        ortho = next(a for a, line in checks if line == ORTHOGONAL)
-        diag = next(a for a, line in checks if line == DIAGONAL)
-        return (f"That Queen move is not allowed: the Queen is attacked along a line from "
-                f"{chess.square_name(ortho)} and a diagonal from {chess.square_name(diag)}, so she may not move at all.")
+        return "That Queen move is not allowed while she is in check."
 
     def barred_all(self, board: chess.Board) -> dict[int, set[str]]:
         return {q: self.barred(board, q) for q in chess.scan_forward(board.queens & board.occupied_co[board.turn])}
