@@ -155,6 +155,9 @@ class Counselor(FairyVariant):
                 return "There is no castling in Counselor Chess."
             if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 2:
                 return "The Queen moves only one or two squares along a line."
+            middle = chess.between(move.from_square, move.to_square)
+            if piece.piece_type == chess.QUEEN and chess.popcount(middle) == 1 and board.occupied & middle:
+                return f"The Queen cannot jump over {chess.square_name(chess.lsb(middle))}."
         return super().why_not_first(position, text, turns)
 
     # -- the end ---------------------------------------------------------------------------------------

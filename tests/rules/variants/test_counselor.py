@@ -127,7 +127,7 @@ def test_the_queen_moves_one_or_two_squares_along_any_line():
 def test_the_queen_cannot_jump_the_first_square():
     game = game_at("7k/8/8/3P4/3Q4/8/8/K7 w - - 0 1")
     assert "d4d5" not in game.legal_moves() and "d4d6" not in game.legal_moves()   # own pawn on d5
-    assert refusal(game, "d4d6") == "That piece cannot move to d6."
+    assert refusal(game, "d4d6") == "The Queen cannot jump over d5."
     game = game_at("7k/8/8/3n4/3Q4/8/8/K7 w - - 0 1")
     assert "d4d5" in game.legal_moves() and "d4d6" not in game.legal_moves()
 

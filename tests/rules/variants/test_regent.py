@@ -318,3 +318,24 @@ def test_typed_moves_are_narrowed_by_the_move_suggestions():
     game.play("e5")
     assert [value for value, _ in suggest(game, "d1", 25)] == ["d1e2", "d1f3", "d1g4", "d1h5"]
     assert game.play("Qh5") == "d1h5"
+
+
+def test_a_move_of_another_man_that_leaves_the_check_is_illegal():
+    game = game_at("4k3/8/8/8/b7/8/8/3Q3K w - - 0 1")
+    assert not any(m.startswith("h1") for m in game.legal_moves())
+    assert refusal(game, "h1g1") == "That leaves your Queen on d1 attacked by the Bishop on a4."
+
+
+def test_an_enemy_queen_held_by_a_check_still_attacks_along_her_lines():
+    game = game_at("q6k/8/1N6/8/8/8/8/4Q2K w - - 0 1")
+    assert "e1e4" not in game.legal_moves() and "e1e3" in game.legal_moves()
+    assert refusal(game, "e1e4") == "The two Queens may not face each other on an open line."
+
+
+def test_a_promoted_king_is_an_ordinary_man():
+    game = game_at("7r/P6k/8/8/8/8/8/7Q w - - 0 1")
+    game.play("a8=K")
+    assert game.view().checks == ()
+    assert "h8a8" in game.legal_moves()
+    game.play("Rxa8")
+    assert game.outcome is None
