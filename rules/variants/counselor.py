@@ -160,6 +160,15 @@ class Counselor(FairyVariant):
                 return f"The Queen cannot jump over {chess.square_name(chess.lsb(middle))}."
         return super().why_not_first(position, text, turns)
 
+    def caption(self, position: Position) -> str:
+        """The duty of rule (4), which the board alone does not show."""
+        mating = self.sorted_moves(position.board)[1]
+        if not mating:
+            return ""
+        mover = colour_of(position.board.turn).capitalize()
+        moves = ", ".join(sorted(m.uci() for m in mating))
+        return f"{mover} can checkmate the enemy Queen and must ({moves}); that hands the opponent the win."
+
     # -- the end ---------------------------------------------------------------------------------------
     def checked(self, position: Position) -> list[int]:
         board = position.board

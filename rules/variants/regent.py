@@ -172,6 +172,19 @@ class Regent(FairyVariant):
                 return "The enemy Queen is never captured: she is checkmated."
         return super().why_not_first(position, text, turns)
 
+    def caption(self, position: Position) -> str:
+        """How a checked Queen is held (the lines of her checks decide which moves she has)."""
+        board = position.board
+        held = []
+        for queen, barred in self.barred_all(board).items():
+            if barred == {ORTHOGONAL, DIAGONAL}:
+                held.append(f"the Queen on {chess.square_name(queen)} is in check and may not move")
+            elif barred:
+                way = "diagonally" if DIAGONAL in barred else "along a rank or file"
+                held.append(f"the Queen on {chess.square_name(queen)} is in check and may not move {way}")
+        text = "; ".join(held)
+        return text[:1].upper() + text[1:] + "." if text else ""
+
     # -- the end ---------------------------------------------------------------------------------------
     def checked(self, position: Position) -> list[int]:
         board = position.board

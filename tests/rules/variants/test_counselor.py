@@ -353,3 +353,9 @@ def test_typed_moves_are_narrowed_by_the_move_suggestions():
     game.play("e5")
     assert [value for value, _ in suggest(game, "d1", 25)] == ["d1e2", "d1f3"]
     assert game.play("Qf3") == "d1f3"
+
+
+def test_the_caption_names_the_queen_mates_a_player_must_choose_from():
+    assert game_at(QUEEN_MATE_AVAILABLE).view().caption == (
+        "Black can checkmate the enemy Queen and must (e7a7, e7e1); that hands the opponent the win.")
+    assert rules.new_game(SLUG).view().caption == ""

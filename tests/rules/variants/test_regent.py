@@ -339,3 +339,13 @@ def test_a_promoted_king_is_an_ordinary_man():
     assert "h8a8" in game.legal_moves()
     game.play("Rxa8")
     assert game.outcome is None
+
+
+def test_the_caption_says_how_a_checked_queen_is_held():
+    assert game_at("4k3/8/8/8/b7/8/8/3Q3K w - - 0 1").view().caption == \
+        "The Queen on d1 is in check and may not move diagonally."
+    assert game_at("3r3k/8/8/8/8/8/8/3Q3K w - - 0 1").view().caption == \
+        "The Queen on d1 is in check and may not move along a rank or file."
+    assert game_at("4k3/8/8/4R3/8/4n3/8/3Q3K w - - 0 1").view().caption == \
+        "The Queen on d1 is in check and may not move."
+    assert rules.new_game(SLUG).view().caption == ""
