@@ -1,0 +1,202 @@
+"""Counselor Chess: a short-range Queen; King and Queen are both royal; mate your own Queen to win.
+
+Ruling: ../shared/rulings/counselor.md. Men as data: only the Queen's line differs from FIDE
+(`WFnDnA`: one or two squares along any line, never jumping). Royalty("kq"): no move may leave
+the mover's King or Queen attacked (a *safe* move). Rule (4) of the source, "checkmate the
+opposing Queen if you can", filters the safe moves: when some safe move leaves the enemy Queen
+attacked with no safe reply, only those moves are legal (ruling 4: the game goes on until one is
+played). With no safe move the side to move wins if its Queen is attacked, loses if only its
+King is, and draws otherwise (ruling 5).
+
+Speed: the FIDE men's moves and attacks come from python-chess (`attackers_mask` is right for
+every man but the Queen), the Queen's from the data; the queen-mate look-ahead only pushes the
+moves that leave an enemy Queen attacked, and stops at the opponent's first safe reply.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import chess
+
+from ..core import Outcome
+from ..fairy import FairyVariant
+from ..lookahead import after as board_after
+from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
+from ..position import Judged, Position, Step, Turn, colour_of
+
+QUEEN = Man("counselor queen", "WFnDnA")
+NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "Knight", chess.BISHOP: "Bishop", chess.ROOK: "Rook",
+         chess.QUEEN: "Queen", chess.KING: "King"}
+
+
+class Counselor(FairyVariant):
+    slug = "counselor"
+    name = "Counselor Chess"
+    summary = "A short-range Queen, and both monarchs royal: mate the King, or get your own Queen mated."
+    men = {**FIDE_MEN, "q": QUEEN}
+    royalty = Royalty("kq")
+    promotions = "rbn"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queens = MenTable({"q": QUEEN})
+
+    # -- set-up --------------------------------------------------------------------------------------
+    def load(self, fen: str) -> Position:
+        position = super().load(fen)
+        board = position.board
+        board.castling_rights = chess.BB_EMPTY   # ruling 8: no castling whatever the FEN says
+        if board.ep_square is not None and not board.has_pseudo_legal_en_passant():
+            board.ep_square = None
+        return position
+
+    def validate(self, position: Position) -> None:
+        super().validate(position)
+        if position.board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
+            raise ValueError("A pawn cannot stand on the first or last rank.")
+
+    def fen(self, position: Position) -> str:
+        return position.board.fen(en_passant="fen")
+
+    # -- men and attacks -----------------------------------------------------------------------------
+    def pseudo(self, board: chess.Board) -> Iterator[chess.Move]:
+        """Pseudo-legal moves: FIDE men by python-chess (no castling in any Counselor position;
+        no Queen promotions), the Queen by its data."""
+        queens = board.queens & board.occupied_co[board.turn]
+        for move in board.generate_pseudo_legal_moves(board.occupied_co[board.turn] & ~queens):
+            if move.promotion != chess.QUEEN:
+                yield move
+        if queens:
+            yield from self.queens.pseudo_moves(board, promotions="")
+
+    def attackers(self, board: chess.Board, by: bool, square: int) -> int:
+        """Men of `by` attacking `square`: python-chess for all but Queens, the data for Queens."""
+        found = board.attackers_mask(by, square) & ~board.queens
+        near = board.queens & board.occupied_co[by] & chess.BB_KING_ATTACKS[square]
+        found |= near
+        for queen in chess.scan_forward(board.queens & board.occupied_co[by] & ~near & TWO_AWAY[square]):
+            if not board.occupied & chess.between(queen, square):
+                found |= chess.BB_SQUARES[queen]
+        return found
+
+    def royals(self, board: chess.Board, colour: bool) -> int:
+        return (board.kings | board.queens) & board.occupied_co[colour]
+
+    def is_safe(self, board: chess.Board, colour: bool) -> bool:
+        return not any(self.attackers(board, not colour, sq) for sq in chess.scan_forward(self.royals(board, colour)))
+
+    def queen_attacked(self, board: chess.Board, colour: bool) -> bool:
+        return any(self.attackers(board, not colour, sq)
+                   for sq in chess.scan_forward(board.queens & board.occupied_co[colour]))
+
+    def safe_moves(self, board: chess.Board) -> Iterator[chess.Move]:
+        us = board.turn
+        for move in self.pseudo(board):
+            board.push(move)
+            safe = self.is_safe(board, us)
+            board.pop()
+            if safe:
+                yield move
+
+    def mates_queen(self, board: chess.Board) -> bool:
+        """After a move (the opponent to move): is the opponent's Queen attacked with no safe reply?"""
+        return self.queen_attacked(board, board.turn) and next(self.safe_moves(board), None) is None
+
+    def sorted_moves(self, board: chess.Board) -> tuple[list[chess.Move], list[chess.Move]]:
+        """(safe moves, those of them that checkmate the enemy Queen)."""
+        work = board.copy(stack=False)
+        safe, mating = [], []
+        for move in list(self.safe_moves(work)):
+            safe.append(move)
+            work.push(move)
+            if work.queens & work.occupied_co[work.turn] and self.mates_queen(work):
+                mating.append(move)
+            work.pop()
+        return safe, mating
+
+    def turns(self, position: Position) -> dict[str, Turn]:
+        safe, mating = self.sorted_moves(position.board)
+        return {m.uci(): (Step(m),) for m in (mating or safe)}
+
+    def steps(self, position: Position) -> list[chess.Move]:
+        return list(self.pseudo(position.board))
+
+    # -- refusals ------------------------------------------------------------------------------------
+    def why_refused(self, position: Position, move: chess.Move) -> str:
+        board = position.board
+        after = board_after(board, move)
+        us = board.turn
+        for square in chess.scan_forward(self.royals(after, us)):
+            hits = self.attackers(after, not us, square)
+            if hits:
+                attacker = chess.lsb(hits)
+                who = "King" if after.piece_type_at(square) == chess.KING else "Queen"
+                return (f"That leaves your {who} on {chess.square_name(square)} attacked by the "
+                        f"{NAMES[man_at(after, attacker).piece_type]} on {chess.square_name(attacker)}; "
+                        f"both King and Queen are royal.")
+        mating = self.sorted_moves(board)[1]
+        if mating:
+            return (f"You can checkmate the enemy Queen with {min(m.uci() for m in mating)}, so you must "
+                    f"(your opponent then wins).")
+        return "That is not a legal move here."
+
+    def why_not_first(self, position: Position, text: str, turns) -> str:
+        board = position.board
+        try:
+            move = chess.Move.from_uci(text.lower())
+        except ValueError:
+            return super().why_not_first(position, text, turns)
+        piece = board.piece_at(move.from_square)
+        if piece is not None and piece.color == board.turn:
+            if piece.piece_type == chess.PAWN and move.promotion == chess.QUEEN:
+                return "A pawn promotes only to a Rook, Bishop or Knight."
+            if piece.piece_type == chess.KING and abs(move.to_square - move.from_square) == 2 \
+                    and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
+                return "There is no castling in Counselor Chess."
+            if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 2:
+                return "The Queen moves only one or two squares along a line."
+            middle = chess.between(move.from_square, move.to_square)
+            if piece.piece_type == chess.QUEEN and chess.popcount(middle) == 1 and board.occupied & middle:
+                return f"The Queen cannot jump over {chess.square_name(chess.lsb(middle))}."
+        return super().why_not_first(position, text, turns)
+
+    def caption(self, position: Position) -> str:
+        """The duty of rule (4), which the board alone does not show."""
+        mating = self.sorted_moves(position.board)[1]
+        if not mating:
+            return ""
+        mover = colour_of(position.board.turn).capitalize()
+        moves = ", ".join(sorted(m.uci() for m in mating))
+        return f"{mover} can checkmate the enemy Queen and must ({moves}); that hands the opponent the win."
+
+    # -- the end ---------------------------------------------------------------------------------------
+    def checked(self, position: Position) -> list[int]:
+        board = position.board
+        return [sq for sq in chess.scan_forward(self.royals(board, board.turn))
+                if self.attackers(board, not board.turn, sq)]
+
+    def judge_no_turn(self, seen: Judged) -> Outcome | None:
+        if seen.turns:
+            return None
+        board = seen.position.board
+        if self.queen_attacked(board, board.turn):
+            return Outcome.win(colour_of(board.turn), "queen checkmated", "checkmate")
+        if self.checked(seen.position):
+            return Outcome.win(colour_of(not board.turn), "checkmate", "checkmate")
+        return Outcome.draw("stalemate", "stalemate")
+
+
+def _two_away(square: int) -> int:
+    """Squares two steps away from `square` along a rank, file or diagonal."""
+    mask = 0
+    f, r = chess.square_file(square), chess.square_rank(square)
+    for df in (-2, 0, 2):
+        for dr in (-2, 0, 2):
+            if (df or dr) and 0 <= f + df < 8 and 0 <= r + dr < 8:
+                mask |= chess.BB_SQUARES[chess.square(f + df, r + dr)]
+    return mask
+
+
+TWO_AWAY = [_two_away(sq) for sq in chess.SQUARES]
+
+VARIANT = Counselor()
