@@ -5,9 +5,11 @@ import asyncio
 
 import pytest
 
-from .test_store_contract import any_store, record  # noqa: F401  (the fixture runs each test three times)
+from . import test_store_contract as contract
 
 pytestmark = pytest.mark.asyncio
+any_store = contract.any_store   # the fixture: each test runs on every store
+record = contract.record
 GUILD, VARIANT = "77", "standard"
 ALICE, BOB, CAROL = ("1", "alice"), ("2", "bob"), ("3", "carol")
 
