@@ -30,6 +30,8 @@ from .theme import THEME, Layout, Theme, parse_square
 Flags = tuple[bool, bool, bool]   # (last move, mark, check)
 NO_FLAGS: Flags = (False, False, False)
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
+PNG_LEVEL = 6                     # zlib level of board PNGs, chosen by benchmarks/picture_sizes.py
+GIF_COLOURS = 64                  # colours of replay GIFs, chosen by benchmarks/picture_sizes.py
 
 
 class Renderer:
@@ -47,6 +49,8 @@ class Renderer:
         self._tiles: dict[tuple[int, int, Flags, str], Image.Image] = {}
         self._frames: dict[tuple[Layout, bool], Image.Image] = {}
         self._palette: Image.Image | None = None
+        self._gif_palette: tuple[list[int], list[int]] | None = None
+        self._fixed_count = 0
         self._lock = threading.Lock()
 
     # -- public ------------------------------------------------------------------------------
@@ -110,7 +114,7 @@ class Renderer:
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
         buf = io.BytesIO()
-        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=6)
+        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=PNG_LEVEL)
         return buf.getvalue()
 
     def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900) -> bytes:
@@ -125,8 +129,18 @@ class Renderer:
         frames = [self.board_image(v, orientation=side) for v in views]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()
-        frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations,
-                       loop=0, optimize=False, disposal=1)
+        # As lila-gif does: one shared palette (here cut to GIF_COLOURS, which LZW packs far
+        # better), and Pillow's optimiser writes each frame after the first as only the box that
+        # changed, unchanged pixels in it transparent (an index no frame uses).
+        lut, palette = self.gif_palette()
+        frames = [frame.point(lut) for frame in frames]
+        for frame in frames:
+            frame.putpalette(palette)
+        options: dict = {"save_all": True, "duration": durations, "loop": 0, "disposal": 1, "optimize": True}
+        clear = _unused_index(frames)
+        if clear is not None:
+            options["transparency"] = clear
+        frames[0].save(buf, "GIF", append_images=frames[1:], **options)
         return buf.getvalue()
 
     # -- cached pieces of a picture -----------------------------------------------------------
@@ -159,6 +173,7 @@ class Renderer:
         fixed += [_blend(_blend(base, t.last_move), t.mark) for base in (t.light, t.dark)]
         fixed += [t.mark_ring[:3]]
         fixed = list(dict.fromkeys(fixed))
+        self._fixed_count = len(fixed)   # the palette's first entries, kept exact in replay GIFs
         chosen = swatch.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         flat = (chosen.getpalette() or [])[: 3 * (256 - len(fixed))]
         # Pillow maps colours to a palette through a 6-bit-per-channel cache, so a near twin of a
@@ -170,6 +185,24 @@ class Renderer:
         pal = Image.new("P", (1, 1))
         pal.putpalette([c for rgb in colours for c in rgb])
         return pal
+
+    def gif_palette(self) -> tuple[list[int], list[int]]:
+        """(index map, palette): the shared palette cut to GIF_COLOURS colours for replays. The
+        fixed colours (squares, highlights, discs, text) keep their own entries; the rest is a
+        median cut of the others; every index maps to its nearest kept colour."""
+        if self._gif_palette is None:
+            flat = (self.palette().getpalette() or [])[:768]
+            colours = [tuple(flat[i:i + 3]) for i in range(0, len(flat) - 2, 3)]
+            fixed = list(dict.fromkeys(colours[:self._fixed_count]))
+            strip = Image.new("RGB", (len(colours), 1))
+            strip.putdata(colours)   # type: ignore[arg-type]
+            cut = strip.quantize(GIF_COLOURS - len(fixed), method=Image.Quantize.MEDIANCUT,
+                                 dither=Image.Dither.NONE).getpalette() or []
+            kept = fixed + [tuple(cut[i:i + 3]) for i in range(0, 3 * (GIF_COLOURS - len(fixed)), 3)]
+            lut = [min(range(len(kept)), key=lambda k: _distance(c, kept[k])) for c in colours]  # type: ignore[arg-type]
+            lut += [0] * (256 - len(lut))
+            self._gif_palette = (lut, [v for rgb in kept for v in rgb])
+        return self._gif_palette
 
     def _to_palette(self, rgb: Image.Image) -> Image.Image:
         return rgb.quantize(palette=self.palette(), dither=Image.Dither.NONE)
@@ -258,6 +291,15 @@ class Renderer:
         size = round(big * (0.42 if len(label) == 1 else 0.32))
         draw.text((big / 2, big / 2), label, font=self.assets.font(size), fill=ink + (255,), anchor="mm")
         return image.resize((px, px), Image.Resampling.LANCZOS)
+
+
+def _unused_index(frames: list[Image.Image]) -> int | None:
+    """A palette index no frame uses (to stand for "unchanged"), or None if all are used."""
+    used = [0] * 256
+    for frame in frames:
+        for index, count in enumerate(frame.histogram()[:256]):
+            used[index] += count
+    return next((index for index in range(255, -1, -1) if not used[index]), None)
 
 
 def _orientation(orientation: str | None, turn: str) -> str:
