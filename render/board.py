@@ -30,8 +30,12 @@ from .theme import THEME, Layout, Theme, parse_square
 Flags = tuple[bool, bool, bool]   # (last move, mark, check)
 NO_FLAGS: Flags = (False, False, False)
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
-PNG_LEVEL = 6                     # zlib level of board PNGs, chosen by benchmarks/picture_sizes.py
-GIF_COLOURS = 64                  # colours of replay GIFs, chosen by benchmarks/picture_sizes.py
+# zlib level of board PNGs, chosen by benchmarks/picture_sizes.py: level 3 encodes 8x8 boards in
+# a fifth of level 6's time and stays under 20 KB; smaller boards have bigger squares, and at
+# level 3 a 5x5 board can pass 30 KB, so they keep level 6.
+PNG_LEVEL, PNG_LEVEL_SMALL_BOARD = 3, 6
+GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
+GIF_COLOURS = 48                  # colours of replay GIFs, chosen by benchmarks/picture_sizes.py
 
 
 class Renderer:
@@ -114,10 +118,13 @@ class Renderer:
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
         buf = io.BytesIO()
-        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=PNG_LEVEL)
+        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=png_level(view.files, view.ranks))
         return buf.getvalue()
 
-    def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900) -> bytes:
+    def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900,
+                 square: int | None = None) -> bytes:
+        """Replay GIF; square None = the chat size capped at GIF_SQUARE px (a replay is watched,
+        not studied, and each square fewer pixels keeps a 40-ply game near 100 KB)."""
         views = list(views)
         if not views:
             raise ValueError("game_gif needs at least one position")
@@ -126,7 +133,9 @@ class Renderer:
         if frame_ms <= 0:
             raise ValueError("frame_ms must be positive")
         side = _orientation(orientation, views[0].turn)
-        frames = [self.board_image(v, orientation=side) for v in views]
+        if square is None:
+            square = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
+        frames = [self.board_image(v, orientation=side, square=square) for v in views]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()
         # As lila-gif does: one shared palette (here cut to GIF_COLOURS, which LZW packs far
@@ -291,6 +300,10 @@ class Renderer:
         size = round(big * (0.42 if len(label) == 1 else 0.32))
         draw.text((big / 2, big / 2), label, font=self.assets.font(size), fill=ink + (255,), anchor="mm")
         return image.resize((px, px), Image.Resampling.LANCZOS)
+
+
+def png_level(files: int, ranks: int) -> int:
+    return PNG_LEVEL if files * ranks >= 64 else PNG_LEVEL_SMALL_BOARD
 
 
 def _unused_index(frames: list[Image.Image]) -> int | None:

@@ -6,7 +6,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import render
 import rules
-from render import THEME
+from render import THEME, board
 from rules.core import BoardView
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -195,7 +195,7 @@ def test_gif_has_one_frame_per_position_and_holds_the_last():
     assert data[:6] in (b"GIF89a", b"GIF87a")
     gif = Image.open(io.BytesIO(data))
     assert gif.n_frames == len(views)
-    assert gif.size == render.layout(8, 8).size
+    assert gif.size == render.layout(8, 8, board.GIF_SQUARE).size   # replays use a smaller square
     durations = []
     for i in range(gif.n_frames):
         gif.seek(i)
@@ -231,3 +231,18 @@ def test_missing_art_is_reported_all_at_once(tmp_path):
     assert any("wK.png" in p and "cannot be read" in p for p in problems)
     with pytest.raises(FileNotFoundError, match="bQ.png"):
         render.Renderer(tmp_path)
+
+
+def test_replay_gif_frames_after_the_first_change_only_what_moved():
+    game = rules.new_game("standard")
+    views = [game.view()]
+    for move in ("e2e4", "e7e5", "g1f3"):
+        game.play(move)
+        views.append(game.view())
+    gif = Image.open(io.BytesIO(render.game_gif(views)))
+    assert gif.n_frames == 4
+    gif.seek(1)
+    left, top, right, bottom = gif.dispose_extent
+    assert (right - left) * (bottom - top) < gif.width * gif.height / 4   # a box round e2..e4, not the board
+    gif.seek(3)
+    assert gif.info["duration"] > 900   # the last frame is held longer
