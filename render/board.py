@@ -20,7 +20,7 @@ import math
 import threading
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from rules.core import BLACK, WHITE, BoardView
 
@@ -35,7 +35,7 @@ PALETTE_SQUARE = 60               # the square size whose tiles choose the share
 # level 3 a 5x5 board can pass 30 KB, so they keep level 6.
 PNG_LEVEL, PNG_LEVEL_SMALL_BOARD = 3, 6
 GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
-GIF_COLOURS = 48                  # colours of replay GIFs, chosen by benchmarks/picture_sizes.py
+GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
 
 
 class Renderer:
@@ -138,17 +138,18 @@ class Renderer:
         frames = [self.board_image(v, orientation=side, square=square) for v in views]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()
-        # As lila-gif does: one shared palette (here cut to GIF_COLOURS, which LZW packs far
-        # better), and Pillow's optimiser writes each frame after the first as only the box that
-        # changed, unchanged pixels in it transparent (an index no frame uses).
+        # As lila-gif does: one shared palette (the board palette cut to GIF_COLOURS, plus one
+        # entry for "unchanged"), and each frame after the first only what changed, the rest
+        # transparent; Pillow then writes each frame as the box that changed.
         lut, palette = self.gif_palette()
+        clear = len(palette) // 3
+        palette = palette + [255, 0, 255]
         frames = [frame.point(lut) for frame in frames]
         for frame in frames:
             frame.putpalette(palette)
-        options: dict = {"save_all": True, "duration": durations, "loop": 0, "disposal": 1, "optimize": True}
-        clear = _unused_index(frames)
-        if clear is not None:
-            options["transparency"] = clear
+        frames = frames[:1] + [_changes(before, after, clear) for before, after in zip(frames, frames[1:])]
+        options = {"save_all": True, "duration": durations, "loop": 0, "disposal": 1, "optimize": False,
+                   "transparency": clear}
         frames[0].save(buf, "GIF", append_images=frames[1:], **options)
         return buf.getvalue()
 
@@ -306,13 +307,12 @@ def png_level(files: int, ranks: int) -> int:
     return PNG_LEVEL if files * ranks >= 64 else PNG_LEVEL_SMALL_BOARD
 
 
-def _unused_index(frames: list[Image.Image]) -> int | None:
-    """A palette index no frame uses (to stand for "unchanged"), or None if all are used."""
-    used = [0] * 256
-    for frame in frames:
-        for index, count in enumerate(frame.histogram()[:256]):
-            used[index] += count
-    return next((index for index in range(255, -1, -1) if not used[index]), None)
+def _changes(before: Image.Image, after: Image.Image, clear: int) -> Image.Image:
+    """`after` where it differs from `before` (same palette), index `clear` elsewhere."""
+    unchanged = ImageChops.subtract_modulo(after, before).point([255] + [0] * 255, "1")
+    frame = after.copy()
+    frame.paste(clear, mask=unchanged)
+    return frame
 
 
 def _orientation(orientation: str | None, turn: str) -> str:
