@@ -21,6 +21,8 @@ HELP = """Commands (as in Discord):
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
   /board, /resign, /draw, /undo
+  /leaderboard <variant>, /profile [name]   ratings
+  /export, /replay               the game as a PGN file, as an animated GIF
   /as <name>                     act as another player
   /channel <name>                switch channel
   /help, /quit"""
@@ -91,7 +93,7 @@ class Console:
             return self.say(" ".join(await s.move_suggestions(ch, me, "", limit=None)) or "No legal moves.")
         actions = {
             "variants": lambda: s.list_variants(),
-            "rules": lambda: s.rules_text(self._arg(args, "a variant")),
+            "rules": lambda: s.rules_card(self._arg(args, "a variant")),
             "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), *self._puzzle_options(args[1:])),
             "challenge": lambda: s.challenge(ch, me, self._opponent(args), self._arg(args[1:], "a variant")),
             "accept": lambda: s.accept(ch, me),
@@ -101,6 +103,10 @@ class Console:
             "resign": lambda: s.resign(ch, me),
             "draw": lambda: s.draw(ch, me),
             "undo": lambda: s.undo(ch, me),
+            "leaderboard": lambda: s.leaderboard(None, me, self._arg(args, "a variant")),
+            "profile": lambda: s.profile(None, self._opponent(args) if args else me),
+            "export": lambda: s.export(ch),
+            "replay": lambda: s.replay(ch),
         }
         if command not in actions:
             raise UserError(f"Unknown command /{command}. Type /help.")

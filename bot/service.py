@@ -61,6 +61,7 @@ class Reply:
     view: rules.BoardView | None = None            # the position shown, for text front ends
     builder: Menu | None = None                    # first menu of the turn builder, for the player to move
     ply: int | None = None                         # turns played in the game shown
+    embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
 
 
 def _now() -> str:
@@ -488,6 +489,7 @@ class GameService:
         await self._save(live, before, undo)
         if not live.record.is_open:
             self._live.pop(live.record.channel_id, None)
+            await self._rate(live.record)
 
     async def _save(self, live: _Live, before: GameRecord, undo: Callable[[], object] | None = None) -> None:
         """Compare-and-set the record. On any failure memory goes back to what the store holds:
@@ -621,3 +623,151 @@ class GameService:
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
             return await self._board_reply(record, game, f"{user.name} plays {self._label(game)}.")
+
+    # -- ratings, leaderboards, export, replay, rules cards (issue 12) ----------------------------
+    async def _rate(self, record: GameRecord) -> None:
+        """Rate a finished game between two different members. The store keys it by game id,
+        so rating it again (a retry, a second process) changes nothing. The game itself is
+        already saved: a failure here is logged, never turned into the player's error."""
+        if not is_rated(record):
+            return
+        score = {"1-0": 1.0, "0-1": 0.0}.get(record.result or "", 0.5)
+        try:
+            await self.store.rate(self._id(record), record.guild_id or "", record.variant,
+                                  record.players[0], record.players[1], score, self.clock())
+        except Exception:
+            log.exception("could not rate game %s", record.id)
+
+    async def leaderboard(self, guild: str | None, user: Player, slug: str) -> Reply:
+        info = self._variant(slug)
+        where = guild or ""
+        if info.players == 1:
+            return await self._puzzle_board(where, info)
+        top = await self.store.leaderboard(where, info.slug, 10)
+        if not top:
+            return Reply(f"No rated **{info.name}** games here yet. Finish a /challenge game to get on the board.")
+        lines = [f"**{info.name}** leaderboard"]
+        lines += [f"{n}. **{row.name}** {rating_text(row)} · {plural(row.games, 'game')}"
+                  for n, row in enumerate(top, start=1)]
+        mine = await self.store.rating_place(where, info.slug, user.id)
+        if mine is None:
+            lines.append(f"{user.name}, you have no rated {info.name} games here yet.")
+        else:
+            place, row = mine
+            lines.append(f"{user.name}, you are #{place} with {rating_text(row)} after {plural(row.games, 'game')}.")
+        return Reply("\n".join(lines))
+
+    async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
+        higher = info.score_better == "higher"
+        best = await self.store.best_scores(guild, info.slug, higher, 10)
+        lines = [f"**{info.name}** is a solo puzzle: its own score board is still to come. "
+                 f"Best solved {info.score_name} here so far ({info.score_better} is better):"]
+        lines += [f"{n}. **{rec.players[0][1]}** {rec.score} (game #{rec.id})" for n, rec in enumerate(best, start=1)]
+        if not best:
+            lines.append(f"No solved {info.name} puzzles here yet.")
+        return Reply("\n".join(lines))
+
+    async def profile(self, guild: str | None, member: Player) -> Reply:
+        rows = await self.store.player_ratings(guild or "", member.id)
+        if not rows:
+            return Reply(f"{member.name} has no rated games here yet.")
+        lines = [f"**{member.name}**"]
+        for row in rows:
+            info = rules.VARIANTS.get(row.variant)
+            name = info.name if info else row.variant
+            lines.append(f"{name}: {rating_text(row)} · {plural(row.games, 'game')}: "
+                         f"{plural(row.wins, 'win')}, {plural(row.draws, 'draw')}, {plural(row.losses, 'loss')}")
+        return Reply("\n".join(lines))
+
+    async def _shown_game(self, channel: str) -> GameRecord:
+        """The channel's game: the one in play, else the last finished one."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is not None and live.game is not None:
+                return live.record.copy()
+            record = await self.store.latest(channel)
+        if record is None or record.status not in ("active", "finished"):
+            raise UserError("No game to show in this channel yet. Start one with /puzzle or /challenge.")
+        return record
+
+    async def export(self, channel: str) -> Reply:
+        record = await self._shown_game(channel)
+        try:
+            text, fen = await asyncio.to_thread(_pgn_of, record)
+        except Exception:
+            log.exception("could not replay game %s for export", record.id)
+            raise UserError("That game cannot be replayed after an update to Kibitz.") from None
+        info = rules.VARIANTS[record.variant]
+        return Reply(f"**{info.name}** · game #{record.id} as PGN ({plural(len(record.moves), 'turn')}).\n"
+                     f"Current position: `{fen}`", text.encode("utf-8"), f"PGN of game {record.id}",
+                     f"kibitz-{record.id}.pgn", game_id=record.id)
+
+    async def replay(self, channel: str) -> Reply:
+        record = await self._shown_game(channel)
+        try:
+            gif = await asyncio.to_thread(_gif_of, record)
+        except Exception:
+            log.exception("could not replay game %s as a GIF", record.id)
+            raise UserError("That game cannot be replayed after an update to Kibitz.") from None
+        info = rules.VARIANTS[record.variant]
+        return Reply(f"**{info.name}** · game #{record.id}: {plural(len(record.moves), 'turn')}, replayed.",
+                     gif, f"Animated replay of game {record.id}", f"kibitz-{record.id}.gif", game_id=record.id)
+
+    async def rules_card(self, slug: str) -> Reply:
+        """The rules card as an embed, with a diagram of the variant's start (seed 0 where the
+        set-up is drawn at random); text front ends print the text and keep the picture."""
+        reply = await self.rules_text(slug)
+        info = self._variant(slug)
+        lines = reply.text.splitlines()
+        title = info.name
+        if lines and lines[0].startswith("# "):
+            title, lines = lines[0][2:].strip(), lines[1:]
+        view = rules.new_game(info.slug, seed=0).view()
+        try:
+            reply.image = await asyncio.to_thread(self.renderer, view, rules.WHITE)
+        except Exception:
+            log.exception("could not draw the rules diagram of %s", info.slug)
+        reply.alt = f"{info.name}: the starting position"
+        reply.filename = f"rules-{info.slug}.png"
+        reply.embed = {"title": title, "description": "\n".join(lines).strip()[:4000]}
+        reply.view = view
+        return reply
+
+
+def is_rated(record: GameRecord) -> bool:
+    """A two-player game between two different members that ended with a result."""
+    return (len(record.players) == 2 and record.players[0][0] != record.players[1][0]
+            and record.status == "finished" and record.result in ("1-0", "0-1", "1/2-1/2"))
+
+
+def rating_text(row) -> str:
+    """1712, or 1712? while the rating is still provisional (deviation above 110, as lichess)."""
+    return f"{round(row.rating)}{'?' if row.rd > 110 else ''}"
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word if count == 1 else (word + 'es' if word.endswith('s') else word + 's')}"
+
+
+def _replayed(record: GameRecord) -> tuple[Game, list[rules.BoardView], list[str]]:
+    game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
+    views, labels = [game.view()], []
+    for move in record.moves:
+        game.play(move)
+        views.append(game.view())
+        labels.append(game.last_move_label() or move)
+    return game, views, labels
+
+
+def _pgn_of(record: GameRecord) -> tuple[str, str]:
+    from .pgn import game_pgn
+
+    game, _, labels = _replayed(record)
+    return game_pgn(record, labels, game.fen()), game.fen()
+
+
+def _gif_of(record: GameRecord) -> bytes:
+    import render
+
+    _, views, _ = _replayed(record)
+    return render.game_gif(views, orientation=rules.WHITE)

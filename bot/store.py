@@ -27,6 +27,7 @@ from typing import Protocol
 import aiosqlite
 
 from .paths import data_dir
+from .ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_game
 
 MIGRATIONS = data_dir() / "migrations"
 OPEN = ("challenge", "active")
@@ -78,6 +79,48 @@ class GameRecord:
         return replace(self, players=list(self.players), moves=list(self.moves))
 
 
+@dataclass
+class PlayerRating:
+    """One member's Glicko-2 rating in one variant of one server, with their rated games."""
+    guild_id: str
+    variant: str
+    player_id: str
+    name: str
+    rating: float = DEFAULT_RATING
+    rd: float = DEFAULT_RD
+    volatility: float = DEFAULT_VOLATILITY
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    updated_at: str = ""
+
+    @property
+    def glicko(self) -> Rating:
+        return Rating(self.rating, self.rd, self.volatility)
+
+    def after(self, new: Rating, score: float, name: str, when: str) -> "PlayerRating":
+        """This row after one rated game with `score` (1, 0.5, 0) and the new rating."""
+        return replace(self, name=name, rating=new.rating, rd=new.rd, volatility=new.volatility,
+                       games=self.games + 1, wins=self.wins + (score == 1), draws=self.draws + (score == 0.5),
+                       losses=self.losses + (score == 0), updated_at=when)
+
+
+RATING_COLUMNS = ("guild_id", "variant", "player_id", "name", "rating", "rd", "volatility", "games", "wins",
+                  "draws", "losses", "updated_at")
+
+
+def _rated_pair(white: PlayerRating, black: PlayerRating, names: tuple[str, str], white_score: float,
+                when: str) -> tuple[PlayerRating, PlayerRating]:
+    new_white, new_black = rate_game(white.glicko, black.glicko, white_score)
+    return (white.after(new_white, white_score, names[0], when),
+            black.after(new_black, 1 - white_score, names[1], when))
+
+
+def _board_key(row: PlayerRating) -> tuple:
+    return (-row.rating, -row.games, row.player_id)
+
+
 class GameStore(Protocol):
     async def create(self, record: GameRecord) -> int: ...
     async def save(self, record: GameRecord) -> None:
@@ -89,6 +132,18 @@ class GameStore(Protocol):
     async def open_games(self) -> list[GameRecord]: ...
     async def count_open(self) -> int: ...
     async def close(self) -> None: ...
+    # -- ratings (migration 003) ------------------------------------------------------------
+    async def rate(self, game_id: int, guild_id: str, variant: str, white: tuple[str, str],
+                   black: tuple[str, str], white_score: float, when: str) -> bool:
+        """Rate a finished game once: update both players (id, name) in one transaction and
+        remember the game id. False, changing nothing, when the game was rated already."""
+    async def leaderboard(self, guild_id: str, variant: str, limit: int = 10) -> list[PlayerRating]: ...
+    async def rating_place(self, guild_id: str, variant: str, player_id: str) -> tuple[int, PlayerRating] | None:
+        """The member's place (1 = top) on the variant's board, with their row; None if unrated."""
+    async def player_ratings(self, guild_id: str, player_id: str) -> list[PlayerRating]: ...
+    async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
+                          limit: int = 10) -> list[GameRecord]:
+        """The best solved games of a puzzle in this server, best first."""
 
 
 class InMemoryStore:
@@ -97,6 +152,8 @@ class InMemoryStore:
     def __init__(self) -> None:
         self._rows: dict[int, GameRecord] = {}
         self._next = 1
+        self._ratings: dict[tuple[str, str, str], PlayerRating] = {}
+        self._rated: set[int] = set()
 
     async def create(self, record: GameRecord) -> int:
         if record.is_open and await self.open_game(record.channel_id):
@@ -136,6 +193,43 @@ class InMemoryStore:
 
     async def close(self) -> None:
         pass
+
+    # -- ratings -------------------------------------------------------------------------------
+    async def rate(self, game_id: int, guild_id: str, variant: str, white: tuple[str, str],
+                   black: tuple[str, str], white_score: float, when: str) -> bool:
+        if game_id in self._rated:
+            return False
+        rows = [self._ratings.get((guild_id, variant, pid)) or PlayerRating(guild_id, variant, pid, name)
+                for pid, name in (white, black)]
+        new = _rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when)
+        for row in new:
+            self._ratings[(guild_id, variant, row.player_id)] = row
+        self._rated.add(game_id)
+        return True
+
+    def _board(self, guild_id: str, variant: str) -> list[PlayerRating]:
+        rows = [r for (g, v, _), r in self._ratings.items() if g == guild_id and v == variant]
+        return sorted(rows, key=_board_key)
+
+    async def leaderboard(self, guild_id: str, variant: str, limit: int = 10) -> list[PlayerRating]:
+        return [replace(r) for r in self._board(guild_id, variant)[:limit]]
+
+    async def rating_place(self, guild_id: str, variant: str, player_id: str) -> tuple[int, PlayerRating] | None:
+        row = self._ratings.get((guild_id, variant, player_id))
+        if row is None:
+            return None
+        return 1 + sum(r.rating > row.rating for r in self._board(guild_id, variant)), replace(row)
+
+    async def player_ratings(self, guild_id: str, player_id: str) -> list[PlayerRating]:
+        return sorted((replace(r) for (g, _, p), r in self._ratings.items() if g == guild_id and p == player_id),
+                      key=lambda r: r.variant)
+
+    async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
+                          limit: int = 10) -> list[GameRecord]:
+        rows = [r for r in self._rows.values() if (r.guild_id or "") == guild_id and r.variant == variant
+                and r.status == "finished" and r.result == "solved" and r.score is not None]
+        rows.sort(key=lambda r: ((-(r.score or 0) if higher_is_better else (r.score or 0)), r.id or 0))
+        return [r.copy() for r in rows[:limit]]
 
 
 _COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
@@ -290,6 +384,66 @@ class SqliteStore:
             except BaseException:
                 await self._conn.rollback()
                 raise
+
+    # -- ratings -------------------------------------------------------------------------------
+    async def rate(self, game_id: int, guild_id: str, variant: str, white: tuple[str, str],
+                   black: tuple[str, str], white_score: float, when: str) -> bool:
+        async with self._write:
+            try:
+                cursor = await self._conn.execute(
+                    "INSERT OR IGNORE INTO rated_games (game_id, rated_at) VALUES (?, ?)", (game_id, when))
+                if cursor.rowcount != 1:
+                    await self._conn.rollback()
+                    return False
+                rows = []
+                for pid, name in (white, black):
+                    found = await (await self._conn.execute(
+                        "SELECT * FROM ratings WHERE guild_id = ? AND variant = ? AND player_id = ?",
+                        (guild_id, variant, pid))).fetchone()
+                    rows.append(PlayerRating(**dict(found)) if found else PlayerRating(guild_id, variant, pid, name))
+                placeholders = ", ".join("?" for _ in RATING_COLUMNS)
+                for row in _rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when):
+                    await self._conn.execute(
+                        f"INSERT OR REPLACE INTO ratings ({', '.join(RATING_COLUMNS)}) VALUES ({placeholders})",
+                        tuple(getattr(row, c) for c in RATING_COLUMNS))
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+        return True
+
+    async def leaderboard(self, guild_id: str, variant: str, limit: int = 10) -> list[PlayerRating]:
+        rows = await (await self._conn.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND variant = ? ORDER BY rating DESC, games DESC, player_id "
+            "LIMIT ?", (guild_id, variant, limit))).fetchall()
+        return [PlayerRating(**dict(r)) for r in rows]
+
+    async def rating_place(self, guild_id: str, variant: str, player_id: str) -> tuple[int, PlayerRating] | None:
+        found = await (await self._conn.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND variant = ? AND player_id = ?",
+            (guild_id, variant, player_id))).fetchone()
+        if found is None:
+            return None
+        row = PlayerRating(**dict(found))
+        above = await (await self._conn.execute(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND variant = ? AND rating > ?",
+            (guild_id, variant, row.rating))).fetchone()
+        return 1 + int(above[0] if above else 0), row
+
+    async def player_ratings(self, guild_id: str, player_id: str) -> list[PlayerRating]:
+        rows = await (await self._conn.execute(
+            "SELECT * FROM ratings WHERE guild_id = ? AND player_id = ? ORDER BY variant",
+            (guild_id, player_id))).fetchall()
+        return [PlayerRating(**dict(r)) for r in rows]
+
+    async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
+                          limit: int = 10) -> list[GameRecord]:
+        order = "DESC" if higher_is_better else "ASC"
+        rows = await (await self._conn.execute(
+            "SELECT * FROM games WHERE COALESCE(guild_id, '') = ? AND variant = ? AND status = 'finished' "
+            f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT ?",
+            (guild_id, variant, limit))).fetchall()
+        return [_from_row(r) for r in rows]
 
     async def close(self) -> None:
         await self._conn.close()

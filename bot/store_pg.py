@@ -20,6 +20,7 @@ from typing import Any
 
 from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
                     _from_row, _to_row)
+from .store import RATING_COLUMNS, PlayerRating, _rated_pair
 
 try:
     import asyncpg
@@ -164,6 +165,68 @@ class PostgresStore:
                                        [(r.id, *_to_row(r)) for r in records])
                 await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                                    "GREATEST((SELECT MAX(id) FROM games), 1), (SELECT COUNT(*) > 0 FROM games))")
+
+    # -- ratings -------------------------------------------------------------------------------
+    async def rate(self, game_id: int, guild_id: str, variant: str, white: tuple[str, str],
+                   black: tuple[str, str], white_score: float, when: str) -> bool:
+        """One transaction; both rows made if new, then locked in player-id order, so games
+        ending at once for the same members never deadlock and never lose an update."""
+        columns = ", ".join(RATING_COLUMNS)
+        placeholders = ", ".join(f"${i}" for i in range(1, len(RATING_COLUMNS) + 1))
+        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in RATING_COLUMNS[3:])
+        async with self._pool.acquire() as conn:
+            async with conn.transaction():
+                status = await conn.execute(
+                    "INSERT INTO rated_games (game_id, rated_at) VALUES ($1, $2) ON CONFLICT DO NOTHING", game_id, when)
+                if status != "INSERT 0 1":
+                    return False
+                names = dict((white, black))
+                for pid in sorted(names):   # rows exist before they are locked: a new member's too
+                    fresh = PlayerRating(guild_id, variant, pid, names[pid], updated_at=when)
+                    await conn.execute(f"INSERT INTO ratings ({columns}) VALUES ({placeholders}) ON CONFLICT DO NOTHING",
+                                       *(getattr(fresh, c) for c in RATING_COLUMNS))
+                found = {r["player_id"]: PlayerRating(**dict(r)) for r in await conn.fetch(
+                    "SELECT * FROM ratings WHERE guild_id = $1 AND variant = $2 AND player_id = ANY($3::text[]) "
+                    "ORDER BY player_id FOR UPDATE", guild_id, variant, sorted({white[0], black[0]}))}
+                rows = [found.get(pid) or PlayerRating(guild_id, variant, pid, name) for pid, name in (white, black)]
+                for row in _rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when):
+                    await conn.execute(
+                        f"INSERT INTO ratings ({columns}) VALUES ({placeholders}) "
+                        f"ON CONFLICT (guild_id, variant, player_id) DO UPDATE SET {updates}",
+                        *(getattr(row, c) for c in RATING_COLUMNS))
+        return True
+
+    async def leaderboard(self, guild_id: str, variant: str, limit: int = 10) -> list[PlayerRating]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM ratings WHERE guild_id = $1 AND variant = $2 ORDER BY rating DESC, games DESC, player_id "
+            "LIMIT $3", guild_id, variant, limit)
+        return [PlayerRating(**dict(r)) for r in rows]
+
+    async def rating_place(self, guild_id: str, variant: str, player_id: str) -> tuple[int, PlayerRating] | None:
+        found = await self._pool.fetchrow(
+            "SELECT * FROM ratings WHERE guild_id = $1 AND variant = $2 AND player_id = $3",
+            guild_id, variant, player_id)
+        if found is None:
+            return None
+        row = PlayerRating(**dict(found))
+        above = await self._pool.fetchval(
+            "SELECT COUNT(*) FROM ratings WHERE guild_id = $1 AND variant = $2 AND rating > $3",
+            guild_id, variant, row.rating)
+        return 1 + int(above), row
+
+    async def player_ratings(self, guild_id: str, player_id: str) -> list[PlayerRating]:
+        rows = await self._pool.fetch(
+            "SELECT * FROM ratings WHERE guild_id = $1 AND player_id = $2 ORDER BY variant", guild_id, player_id)
+        return [PlayerRating(**dict(r)) for r in rows]
+
+    async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
+                          limit: int = 10) -> list[GameRecord]:
+        order = "DESC" if higher_is_better else "ASC"
+        rows = await self._pool.fetch(
+            "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 AND status = 'finished' "
+            f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT $3",
+            guild_id, variant, limit)
+        return [_from_row(r) for r in rows]
 
     async def close(self) -> None:
         await self._pool.close()

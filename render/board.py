@@ -20,7 +20,7 @@ import math
 import threading
 from pathlib import Path
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from rules.core import BLACK, WHITE, BoardView
 
@@ -30,6 +30,12 @@ from .theme import THEME, Layout, Theme, parse_square
 Flags = tuple[bool, bool, bool]   # (last move, mark, check)
 NO_FLAGS: Flags = (False, False, False)
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
+# zlib level of board PNGs, chosen by benchmarks/picture_sizes.py: level 3 encodes 8x8 boards in
+# a fifth of level 6's time and stays under 20 KB; smaller boards have bigger squares, and at
+# level 3 a 5x5 board can pass 30 KB, so they keep level 6.
+PNG_LEVEL, PNG_LEVEL_SMALL_BOARD = 3, 6
+GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
+GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
 
 
 class Renderer:
@@ -47,6 +53,8 @@ class Renderer:
         self._tiles: dict[tuple[int, int, Flags, str], Image.Image] = {}
         self._frames: dict[tuple[Layout, bool], Image.Image] = {}
         self._palette: Image.Image | None = None
+        self._gif_palette: tuple[list[int], list[int]] | None = None
+        self._fixed_count = 0
         self._lock = threading.Lock()
 
     # -- public ------------------------------------------------------------------------------
@@ -110,10 +118,13 @@ class Renderer:
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
         buf = io.BytesIO()
-        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=6)
+        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=png_level(view.files, view.ranks))
         return buf.getvalue()
 
-    def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900) -> bytes:
+    def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900,
+                 square: int | None = None) -> bytes:
+        """Replay GIF; square None = the chat size capped at GIF_SQUARE px (a replay is watched,
+        not studied, and each square fewer pixels keeps a 40-ply game near 100 KB)."""
         views = list(views)
         if not views:
             raise ValueError("game_gif needs at least one position")
@@ -122,11 +133,24 @@ class Renderer:
         if frame_ms <= 0:
             raise ValueError("frame_ms must be positive")
         side = _orientation(orientation, views[0].turn)
-        frames = [self.board_image(v, orientation=side) for v in views]
+        if square is None:
+            square = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
+        frames = [self.board_image(v, orientation=side, square=square) for v in views]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()
-        frames[0].save(buf, "GIF", save_all=True, append_images=frames[1:], duration=durations,
-                       loop=0, optimize=False, disposal=1)
+        # As lila-gif does: one shared palette (the board palette cut to GIF_COLOURS, plus one
+        # entry for "unchanged"), and each frame after the first only what changed, the rest
+        # transparent; Pillow then writes each frame as the box that changed.
+        lut, palette = self.gif_palette()
+        clear = len(palette) // 3
+        palette = palette + [255, 0, 255]
+        frames = [frame.point(lut) for frame in frames]
+        for frame in frames:
+            frame.putpalette(palette)
+        frames = frames[:1] + [_changes(before, after, clear) for before, after in zip(frames, frames[1:])]
+        options = {"save_all": True, "duration": durations, "loop": 0, "disposal": 1, "optimize": False,
+                   "transparency": clear}
+        frames[0].save(buf, "GIF", append_images=frames[1:], **options)
         return buf.getvalue()
 
     # -- cached pieces of a picture -----------------------------------------------------------
@@ -159,6 +183,7 @@ class Renderer:
         fixed += [_blend(_blend(base, t.last_move), t.mark) for base in (t.light, t.dark)]
         fixed += [t.mark_ring[:3]]
         fixed = list(dict.fromkeys(fixed))
+        self._fixed_count = len(fixed)   # the palette's first entries, kept exact in replay GIFs
         chosen = swatch.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
         flat = (chosen.getpalette() or [])[: 3 * (256 - len(fixed))]
         # Pillow maps colours to a palette through a 6-bit-per-channel cache, so a near twin of a
@@ -170,6 +195,24 @@ class Renderer:
         pal = Image.new("P", (1, 1))
         pal.putpalette([c for rgb in colours for c in rgb])
         return pal
+
+    def gif_palette(self) -> tuple[list[int], list[int]]:
+        """(index map, palette): the shared palette cut to GIF_COLOURS colours for replays. The
+        fixed colours (squares, highlights, discs, text) keep their own entries; the rest is a
+        median cut of the others; every index maps to its nearest kept colour."""
+        if self._gif_palette is None:
+            flat = (self.palette().getpalette() or [])[:768]
+            colours = [tuple(flat[i:i + 3]) for i in range(0, len(flat) - 2, 3)]
+            fixed = list(dict.fromkeys(colours[:self._fixed_count]))
+            strip = Image.new("RGB", (len(colours), 1))
+            strip.putdata(colours)   # type: ignore[arg-type]
+            cut = strip.quantize(GIF_COLOURS - len(fixed), method=Image.Quantize.MEDIANCUT,
+                                 dither=Image.Dither.NONE).getpalette() or []
+            kept = fixed + [tuple(cut[i:i + 3]) for i in range(0, 3 * (GIF_COLOURS - len(fixed)), 3)]
+            lut = [min(range(len(kept)), key=lambda k: _distance(c, kept[k])) for c in colours]  # type: ignore[arg-type]
+            lut += [0] * (256 - len(lut))
+            self._gif_palette = (lut, [v for rgb in kept for v in rgb])
+        return self._gif_palette
 
     def _to_palette(self, rgb: Image.Image) -> Image.Image:
         return rgb.quantize(palette=self.palette(), dither=Image.Dither.NONE)
@@ -258,6 +301,18 @@ class Renderer:
         size = round(big * (0.42 if len(label) == 1 else 0.32))
         draw.text((big / 2, big / 2), label, font=self.assets.font(size), fill=ink + (255,), anchor="mm")
         return image.resize((px, px), Image.Resampling.LANCZOS)
+
+
+def png_level(files: int, ranks: int) -> int:
+    return PNG_LEVEL if files * ranks >= 64 else PNG_LEVEL_SMALL_BOARD
+
+
+def _changes(before: Image.Image, after: Image.Image, clear: int) -> Image.Image:
+    """`after` where it differs from `before` (same palette), index `clear` elsewhere."""
+    unchanged = ImageChops.subtract_modulo(after, before).point([255] + [0] * 255, "1")
+    frame = after.copy()
+    frame.paste(clear, mask=unchanged)
+    return frame
 
 
 def _orientation(orientation: str | None, turn: str) -> str:

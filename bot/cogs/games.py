@@ -59,7 +59,7 @@ class Games(commands.Cog):
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def rules(self, interaction: discord.Interaction, variant: str) -> None:
         await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.rules_text(variant))
+        await send_reply(interaction, await self.service.rules_card(variant))
 
     # -- starting ---------------------------------------------------------------------------
     @app_commands.command(name="puzzle", description="Start a solo puzzle in this channel.")
@@ -116,6 +116,32 @@ class Games(commands.Cog):
         await interaction.response.defer(thinking=True)
         reply = await self.service.undo(channel_key(interaction), player(interaction.user))
         await deliver_reply(interaction, reply)
+
+    # -- ratings, export, replay ------------------------------------------------------------
+    @app_commands.command(name="leaderboard", description="The top rated players of a variant in this server.")
+    @app_commands.describe(variant="The variant (a puzzle shows its best scores)")
+    @app_commands.autocomplete(variant=variant_autocomplete)
+    async def leaderboard(self, interaction: discord.Interaction, variant: str) -> None:
+        await interaction.response.defer(thinking=True)
+        await send_reply(interaction, await self.service.leaderboard(guild_key(interaction), player(interaction.user),
+                                                                     variant))
+
+    @app_commands.command(name="profile", description="A member's ratings and results per variant in this server.")
+    @app_commands.describe(member="Whose profile (you if left out)")
+    async def profile(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        await send_reply(interaction, await self.service.profile(guild_key(interaction),
+                                                                 player(member or interaction.user)))
+
+    @app_commands.command(name="export", description="This channel's game (current or last finished) as a PGN file.")
+    async def export(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await send_reply(interaction, await self.service.export(channel_key(interaction)))
+
+    @app_commands.command(name="replay", description="This channel's game (current or last finished) as an animated GIF.")
+    async def replay(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(thinking=True)
+        await send_reply(interaction, await self.service.replay(channel_key(interaction)))
 
 
 async def setup(bot: commands.Bot) -> None:

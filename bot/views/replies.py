@@ -78,12 +78,25 @@ def _extras(reply: Reply) -> dict[str, Any]:
         builder = builder_view(reply.game_id, reply.ply, reply.builder)
         if builder.children:
             extra["view"] = builder
+    if reply.embed is not None:
+        extra["embed"] = reply_embed(reply)
     return extra
 
 
+def reply_embed(reply: Reply) -> discord.Embed:
+    """A Reply's card (the /rules embed), its picture shown inside it from the attachment."""
+    embed = discord.Embed(title=(reply.embed or {}).get("title", "")[:256],
+                          description=(reply.embed or {}).get("description", "")[:4096])
+    if reply.image is not None:
+        embed.set_image(url=f"attachment://{reply.filename or 'board.png'}")
+    return embed
+
+
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Send a service Reply that changed nothing: text, the board PNG with its alt text, buttons."""
-    await send(interaction, reply.text, ephemeral=reply.ephemeral, **_extras(reply))
+    """Send a service Reply that changed nothing: text, the board PNG with its alt text, buttons;
+    a Reply with a card shows the card (its text is the card's) with the picture inside."""
+    text = "" if reply.embed is not None else reply.text
+    await send(interaction, text, ephemeral=reply.ephemeral, **_extras(reply))
 
 
 async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:

@@ -6,7 +6,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import render
 import rules
-from render import THEME
+from render import THEME, board
 from rules.core import BoardView
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -195,7 +195,7 @@ def test_gif_has_one_frame_per_position_and_holds_the_last():
     assert data[:6] in (b"GIF89a", b"GIF87a")
     gif = Image.open(io.BytesIO(data))
     assert gif.n_frames == len(views)
-    assert gif.size == render.layout(8, 8).size
+    assert gif.size == render.layout(8, 8, board.GIF_SQUARE).size   # replays use a smaller square
     durations = []
     for i in range(gif.n_frames):
         gif.seek(i)
@@ -231,3 +231,20 @@ def test_missing_art_is_reported_all_at_once(tmp_path):
     assert any("wK.png" in p and "cannot be read" in p for p in problems)
     with pytest.raises(FileNotFoundError, match="bQ.png"):
         render.Renderer(tmp_path)
+
+
+def test_replay_gif_frames_after_the_first_change_only_what_moved():
+    game = rules.new_game("standard")
+    views = [game.view()]
+    for move in ("e2e4", "e7e5", "g1f3"):
+        game.play(move)
+        views.append(game.view())
+    gif = Image.open(io.BytesIO(render.game_gif(views)))
+    assert gif.n_frames == 4
+    gif.seek(2)   # (frame 1 differs from the full first frame everywhere, so it spans the board)
+    left, top, right, bottom = gif.dispose_extent
+    assert (right - left) * (bottom - top) < gif.width * gif.height / 2   # a box round e4..e5, not the board
+    gif.seek(3)
+    played = gif.convert("RGB")
+    alone = Image.open(io.BytesIO(render.game_gif(views[-1:]))).convert("RGB")
+    assert ImageChops.difference(played, alone).getbbox() is None   # the deltas add up to the position
