@@ -282,12 +282,16 @@ def resolve_part(board: chess.Board, text: str, candidates: list[chess.Move]) ->
     """The pseudo-legal move `text` names on `board`, or a sentence saying why there is none."""
     key = part_key(text)
     if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", key):
-        move = chess.Move.from_uci(key)
+        frm, to = chess.parse_square(key[:2]), chess.parse_square(key[2:4])
+        promotion = chess.PIECE_SYMBOLS.index(key[4]) if len(key) == 5 else None
+        move = chess.Move(frm, to, promotion)
         piece = board.piece_at(move.from_square)
         if piece is None:
             return f"No piece on {chess.square_name(move.from_square)}."
         if piece.color != board.turn:
             return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+        if frm == to:
+            return "A move must go from one square to another."
         if move in candidates:
             return move
         if move.promotion is None and chess.Move(move.from_square, move.to_square, chess.QUEEN) in candidates:
