@@ -226,6 +226,8 @@ class Deadline(PartsVariant):
             return why_not_single(board, parts[0])
         if len(parts) > 2:
             return "A turn is at most two moves: one King move, or two moves by one other man."
+        if is_castling_text(board, parts[0]):
+            return "You may not castle out of check."
         first = resolve_part(board, parts[0], list(board.pseudo_legal_moves))
         if isinstance(first, str):
             return first
@@ -252,17 +254,27 @@ class Deadline(PartsVariant):
         if fault:
             return f"{parts[0]} cannot start your answer: {fault}."
         mid = again(played_part(board, first), board.turn)
-        own = [m for m in mid.generate_pseudo_legal_moves() if m.from_square == first.to_square]
         second = resolve_part(mid, parts[1], list(mid.pseudo_legal_moves))
         if isinstance(second, str):
-            if second.startswith("No piece on") or second.startswith("That piece cannot") or not own:
-                return (f"{parts[0]} is fine, but {parts[1]} cannot follow it: both moves must be made by the man "
-                        f"now on {chess.square_name(first.to_square)}. {second}")
-            return second
+            where = chess.square_name(first.to_square)
+            ends = [t.split()[1] for t in turns if t.startswith(first.uci() + " ")]
+            hint = f" It can end the check with {', '.join(sorted(ends))}." if ends else " It has no move that ends the check."
+            return (f"{parts[0]} is fine, but {parts[1]} cannot follow it: the second move is made by the same man, "
+                    f"now on {where}.{hint}")
         if second.from_square != first.to_square:
             return (f"{parts[0]} is fine, but {parts[1]} cannot follow it: both moves must be made by the same man, "
                     f"the one now on {chess.square_name(first.to_square)}.")
         return f"{parts[0]} is fine, but after {parts[1]} your King would still be in check."
+
+
+def is_castling_text(board: chess.Board, text: str) -> bool:
+    """O-O, O-O-O, or the King's two-square step along its home rank (e1g1)."""
+    if normalise_san(text) in ("OO", "OOO"):
+        return True
+    king = board.king(board.turn)
+    return (king is not None and text.lower()[:2] == chess.square_name(king) and len(text) == 4
+            and text.lower()[3] == text.lower()[1] and text.lower()[1] in "18"
+            and abs(ord(text.lower()[2]) - ord(text.lower()[0])) == 2)
 
 
 def played_part(board: chess.Board, move: chess.Move) -> chess.Board:
