@@ -51,20 +51,33 @@ def first_move_fault(board: chess.Board, move: chess.Move) -> str | None:
 
 
 def answers(board: chess.Board) -> Iterator[tuple[chess.Move, chess.Move]]:
-    """Every two-move answer to check (ruling 2, 3): (first, second) by one non-King man."""
+    """Every two-move answer to check (ruling 2, 3): (first, second) by one non-King man.
+
+    Only second moves that could end the check are tried: with one checker, a move onto it or
+    onto the line between it and the King (each still pushed, for pins and exposed lines)."""
     us = board.turn
     own_king = board.king(us)
     enemy_king = board.king(not us)
+    if own_king is None:
+        return
     work = board.copy(stack=False)
     for first in board.generate_pseudo_legal_moves(chess.BB_ALL & ~board.kings):
         work.push(first)
-        if is_attacked(work, us, own_king) and not is_attacked(work, not us, enemy_king):
-            mid = again(work, us)
-            for second in mid.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square]):
-                mid.push(second)
-                if not is_attacked(mid, us, own_king):
+        if is_attacked(work, not us, enemy_king):
+            work.pop()
+            continue
+        checkers = work.attackers_mask(not us, own_king)
+        if checkers:
+            targets = chess.BB_ALL
+            if chess.popcount(checkers) == 1:
+                targets = checkers | chess.between(own_king, chess.lsb(checkers))
+            work.turn = us               # the same man moves again (ruling 3)
+            work.ep_square = None        # never en passant as a second move (ruling 4)
+            for second in work.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square], targets):
+                work.push(second)
+                if not work.is_attacked_by(not us, own_king):
                     yield first, second
-                mid.pop()
+                work.pop()
         work.pop()
 
 
