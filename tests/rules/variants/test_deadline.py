@@ -382,3 +382,10 @@ def test_perft_depth_1_to_3_matches_the_slow_reading(fen, counts):
         assert found == slow_perft(fen, depth)
         if hand is not None:
             assert found == hand
+
+
+def test_a_set_up_must_be_valid_as_in_chess():
+    with pytest.raises(ValueError):
+        game_at("8/8/8/8/8/8/8/4K3 w - - 0 1")                 # no black King
+    with pytest.raises(ValueError):
+        game_at("k3r3/8/8/8/8/8/8/4K3 b - - 0 1")             # White, not to move, stands in check
