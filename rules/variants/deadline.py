@@ -21,28 +21,27 @@ import chess
 
 from ..chess_variant import normalise_san, san
 from ..core import IllegalMove
+from ..lookahead import after, passed
 from ..position import PartsVariant, Position, Step, Turn, colour_of, turn_text
 
 SAN_PART = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#!?]*|[O0](-?[O0]){1,2}[+#!?]*")
+
 
 def is_attacked(board: chess.Board, colour: chess.Color, square: int | None) -> bool:
     """Is `square` (a King's, possibly None) attacked by the side other than `colour`?"""
     return square is not None and board.is_attacked_by(not colour, square)
 
 
-def again(board: chess.Board, mover: chess.Color) -> chess.Board:
-    """`board` (after a first move) with `mover` to move again and no en passant right (ruling 4)."""
-    mid = board.copy(stack=False)
-    mid.turn = mover
-    mid.ep_square = None
-    return mid
+def again(board: chess.Board, first: chess.Move) -> chess.Board:
+    """The board after the first of two moves, its mover to move again with no en passant right
+    (rulings 3 and 4)."""
+    return passed(after(board, first))
 
 
 def first_move_fault(board: chess.Board, move: chess.Move) -> str | None:
     """Why the pseudo-legal non-King `move` cannot open a two-move answer to check, or None."""
     us = board.turn
-    work = board.copy(stack=False)
-    work.push(move)
+    work = after(board, move)
     if is_attacked(work, not us, work.king(not us)):
         return "the first of two moves may not give check"
     if not is_attacked(work, us, work.king(us)):
@@ -167,7 +166,7 @@ class Deadline(PartsVariant):
         head = san(board, first, [t[0].move for t in turns.values()])
         if len(turn) == 1:
             return head
-        return f"{head} {san(again(played_part(board, first), board.turn), turn[1].move, [turn[1].move])}"
+        return f"{head} {san(again(board, first), turn[1].move, [turn[1].move])}"
 
     def caption(self, position: Position) -> str:
         if not position.board.is_check():
@@ -191,7 +190,7 @@ class Deadline(PartsVariant):
                 continue
             first = chess.Move.from_uci(head)
             seconds = [t[1].move for t in turns.values() if len(t) == 2 and t[0].move == first]
-            mid = again(played_part(board, first), board.turn)
+            mid = again(board, first)
             for tail in self.options(mid, seconds).get(part_key(parts[1]), set()):
                 hits.add(f"{head} {tail}")
         hits &= set(turns)
@@ -256,7 +255,7 @@ class Deadline(PartsVariant):
                     "Move your King to a safe square, or choose another man.")
         if fault:
             return f"{parts[0]} cannot start your answer: {fault}."
-        mid = again(played_part(board, first), board.turn)
+        mid = again(board, first)
         second = resolve_part(mid, parts[1], list(mid.pseudo_legal_moves))
         if isinstance(second, str):
             where = chess.square_name(first.to_square)
@@ -278,12 +277,6 @@ def is_castling_text(board: chess.Board, text: str) -> bool:
     return (king is not None and text.lower()[:2] == chess.square_name(king) and len(text) == 4
             and text.lower()[3] == text.lower()[1] and text.lower()[1] in "18"
             and abs(ord(text.lower()[2]) - ord(text.lower()[0])) == 2)
-
-
-def played_part(board: chess.Board, move: chess.Move) -> chess.Board:
-    work = board.copy(stack=False)
-    work.push(move)
-    return work
 
 
 def part_key(text: str) -> str:
