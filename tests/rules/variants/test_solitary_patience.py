@@ -255,6 +255,7 @@ def test_in_the_end_phase_pieces_stop_and_pawns_step_back_alternately_until_froz
     # Only the dead king is away among the pieces: W-K passes, Black steps a5 back to a7.
     g = game("8/8/8/p7/4K3/8/PPPPPPPP/8 w - - 0 3")
     assert g.legal_moves() == ["pass"]
+    refused(g, "e4e5", "type pass")
     g.play("pass")
     assert g.legal_moves() == ["a5a6"]
     g.play("a5a6")
@@ -316,3 +317,20 @@ def test_unreadable_input_is_refused_with_an_example():
     g = game("8/8/8/8/8/N7/8/8 w - - 0 1")
     refused(g, "hello", "like c3b1")
     refused(g, "a4a5", "No man on a4")
+
+
+def test_fen_is_plain_missing_fields_default_and_bad_fields_are_refused():
+    assert game("8/8/8/8/8/N7/8/8").fen() == "8/8/8/8/8/N7/8/8 w - - 0 1"
+    assert game("8/8/8/8/8/N7/8/8 w KQkq e3 0 1").fen() == "8/8/8/8/8/N7/8/8 w - - 0 1"
+    for bad in ("8/8/8 w - - 0 1", "8/8/8/8/8/N7/8/8 x - - 0 1", "8/8/8/8/8/X7/8/8 w - - 0 1",
+                "8/8/8/8/8/N7/8/8 w - - 0 0"):
+        with pytest.raises(ValueError):
+            game(bad)
+
+
+def test_in_the_end_phase_a_dead_piece_is_refused_with_the_reason():
+    # W-K call. Queen d1, bishop f1 and pawns d2 e2 f2 seal e1: the king is dead and the only
+    # piece away, so the end phase has begun; the a3 pawn steps back instead.
+    g = game("8/8/8/8/4K3/P7/3PPP2/3Q1B2 w - - 0 3")
+    assert g.legal_moves() == ["a3a2"]
+    refused(g, "e4e3", "Not now", "can no longer be placed")
