@@ -334,3 +334,23 @@ def test_in_the_end_phase_a_dead_piece_is_refused_with_the_reason():
     g = game("8/8/8/8/4K3/P7/3PPP2/3Q1B2 w - - 0 3")
     assert g.legal_moves() == ["a3a2"]
     refused(g, "e4e3", "Not now", "can no longer be placed")
+
+
+def perft(g, depth):
+    if depth == 0:
+        return 1
+    total = 0
+    for move in g.legal_moves():
+        g.play(move)
+        total += perft(g, depth - 1)
+        g.undo()
+    return total
+
+
+def test_perft_two_plies_knight_then_bishop():
+    # W-N: knight a3 to b5, c2, c4 (b1 holds the black bishop): 3.
+    # B-B: bishop b1 to a2 c2 d3 e4 f5 g6 h7 (7), except after a3c2 where only a2 is left: 7+1+7.
+    g = game("8/8/8/8/8/N7/8/1b6 w - - 0 1")
+    assert perft(g, 1) == 3
+    assert perft(g, 2) == 15
+    assert g.fen() == "8/8/8/8/8/N7/8/1b6 w - - 0 1"
