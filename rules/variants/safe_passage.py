@@ -305,6 +305,11 @@ class SafePassage(ChessVariant):
             return f"{label} {reason}"
         return reason
 
+    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+        """The king in check, marked on the board: only a pawn on its seventh rank can give it."""
+        king = board.king(board.turn)
+        return [king] if king is not None and board.is_check() else []
+
     # -- the end ----------------------------------------------------------------------------------
     def judge_danger(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         """Only a set-up can have a piece in danger: legal play never leaves one (ruling 13)."""

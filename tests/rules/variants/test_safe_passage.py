@@ -250,6 +250,14 @@ def test_a_king_in_check_from_a_pawn_on_its_seventh_rank_must_get_out_of_it():
     refused(g, "Nb6", "black king is in check", "pawn on e7")
 
 
+def test_a_pawn_check_is_marked_on_the_board_and_in_the_last_move():
+    g = game("n2k4/8/4P3/8/8/8/8/4K3 w - - 0 1")
+    assert g.view().checks == ()
+    g.play("e7")
+    assert g.view().checks == ("d8",)
+    assert g.last_move_label() == "e7+"
+
+
 def test_a_king_left_without_an_answer_to_a_pawn_check_has_no_safe_move():
     # Black's king h8 is in check from g7, which the white king guards; the king covers h7 and the
     # bishop g8. The knight could step out safely, but it does not answer the check: no legal move,
