@@ -5,10 +5,10 @@ and no king, queen, rook, bishop or knight of either colour may ever stand attac
 cumulative levels: 1 the kings change places, 2 the queens too, 3 every rook, bishop and knight
 on its far rank. The target level is level 1 unless the FEN's seventh field says `g2` or `g3`.
 
-Built on `ChessVariant` (python-chess): the men and their moves are FIDE's, so python-chess
-generates them; the variant only filters (safety, no en passant, no promotion), castles by its
-own test (ruling 11: the attack test below, not python-chess's, which counts a pawn on its
-seventh rank as attacking the last rank) and judges the goal. The safety test of a candidate
+Built on `ChessVariant` (python-chess): the moves are FIDE's legal moves, castling and the check
+rule included (ruling section 3 step 1: there a pawn on its seventh rank still gives check, as in
+chess); the variant only filters them (no en passant, no promotion, the safety rule with ruling 5's
+pawn exception) and judges the goal. The safety test of a candidate
 works on bitboards without pushing the move: the position before it is safe, so only the moved
 man, the men it now attacks and the men first in line from its start square can be endangered.
 """
@@ -185,8 +185,9 @@ class SafePassage(ChessVariant):
 
     # -- moves ----------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
-        """Candidates: python-chess's moves, castling by the FIDE rights and empty squares, and a
-        pawn's step onto its last rank without a promotion letter (so that it can be refused)."""
+        """Candidates for refusals: python-chess's pseudo-legal moves, castling by the FIDE rights and
+        empty squares (so that castling past a pawn's check is explained), and a pawn's step onto its
+        last rank without a promotion letter (so that it can be refused)."""
         for move in board.generate_pseudo_legal_moves():
             if board.is_castling(move):
                 continue
@@ -196,8 +197,8 @@ class SafePassage(ChessVariant):
         yield from self.castlings(board)
 
     def castlings(self, board: chess.Board) -> Iterator[chess.Move]:
-        """FIDE castling (ruling 11). The squares the king crosses need no test of their own: the
-        rook lands on the one beside the king's start, where it is tested like any man."""
+        """Castling by the FIDE rights and empty squares, before the check test: candidates for
+        refusals only (the legal castlings are python-chess's, ruling 11)."""
         us = board.turn
         home = chess.E1 if us == chess.WHITE else chess.E8
         if board.piece_at(home) != chess.Piece(chess.KING, us):
@@ -212,21 +213,23 @@ class SafePassage(ChessVariant):
         return self.refusal(board, move) is None
 
     def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+        """Ruling section 3: FIDE's legal moves (python-chess's, castling and the check rule with
+        FIDE's pawn attack included), less en passant and every pawn move onto its last rank, less
+        every move that leaves a piece attacked in the sense of rulings 1 and 5."""
         if not board.move_stack and dangers(board):
             return []          # a set-up with a piece in danger is lost already (ruling 13)
         found = []
         last = FAR_RANK[board.turn]
-        for move in board.generate_pseudo_legal_moves():
+        for move in board.generate_legal_moves():
             from_bb = chess.BB_SQUARES[move.from_square]
             if board.pawns & from_bb:
                 if chess.BB_SQUARES[move.to_square] & last or board.is_en_passant(move):
                     continue
-            elif board.kings & from_bb and abs(move.to_square - move.from_square) == 2:
-                continue   # python-chess's castling: replaced by ours below
+            elif board.kings & from_bb and board.is_castling(move):
+                if self._castling_is_safe(board, move):
+                    found.append(move)
+                continue
             if is_safe_after(board, move):
-                found.append(move)
-        for move in self.castlings(board):
-            if self._castling_is_safe(board, move):
                 found.append(move)
         return found
 
@@ -252,19 +255,44 @@ class SafePassage(ChessVariant):
         board.push(move)
         try:
             danger = dangers(board)
-            if not danger:
-                return None
-            danger.sort(key=lambda hit: (hit[0] != mover, hit[0]))
-            sq, mask = danger[0]
-            victim = board.piece_at(sq)
-            attacker = min(chess.SquareSet(mask))
-            hit = board.piece_at(attacker)
-            assert victim is not None and hit is not None
-            return (f"would leave the {colour_name(victim.color)} {NAMES[victim.piece_type]} on "
-                    f"{chess.square_name(sq)} attacked by the {NAMES[hit.piece_type]} on "
-                    f"{chess.square_name(attacker)}")
+            if danger:
+                danger.sort(key=lambda hit: (hit[0] != mover, hit[0]))
+                sq, mask = danger[0]
+                victim = board.piece_at(sq)
+                attacker = min(chess.SquareSet(mask))
+                hit = board.piece_at(attacker)
+                assert victim is not None and hit is not None
+                return (f"would leave the {colour_name(victim.color)} {NAMES[victim.piece_type]} on "
+                        f"{chess.square_name(sq)} attacked by the {NAMES[hit.piece_type]} on "
+                        f"{chess.square_name(attacker)}")
         finally:
             board.pop()
+        return None if board.is_legal(move) else self.check_refusal(board, move)
+
+    def check_refusal(self, board: chess.Board, move: chess.Move) -> str:
+        """Why a move that leaves no piece in danger is still not one of FIDE's legal moves (ruling
+        section 3 step 1): it castles out of, across or into check, or leaves the king in check,
+        which only a pawn on its seventh rank can give (ruling 5 keeps it out of the safety rule)."""
+        us, colour = board.turn, colour_name(board.turn)
+        if board.is_castling(move):
+            home, target = move.from_square, move.to_square
+            for sq in (home, (home + target) // 2, target):
+                hits = board.attackers(not us, sq)
+                if hits:
+                    return (f"As in chess, the king may not castle out of, across or into check: the pawn on "
+                            f"{chess.square_name(min(hits))} attacks {chess.square_name(sq)}.")
+        if board.is_check():
+            hits = board.checkers()
+            return (f"The {colour} king is in check from the pawn on {chess.square_name(min(hits))}, and as "
+                    "in chess the move must get it out of check.")
+        board.push(move)
+        try:
+            king = board.king(us)
+            hits = board.attackers(not us, king) if king is not None else chess.SquareSet()
+        finally:
+            board.pop()
+        where = f" from the pawn on {chess.square_name(min(hits))}" if hits else ""
+        return f"would put the {colour} king in check{where}: as in chess, a king may not move into check."
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         reason = self.refusal(board, move)
@@ -272,8 +300,15 @@ class SafePassage(ChessVariant):
             return f"{move.uci()} is legal."
         if reason.startswith("would"):
             label = self.san(board, move, [move])
-            return f"{label} {reason}: no king, queen, rook, bishop or knight may ever stand attacked."
+            if reason.startswith("would leave"):
+                return f"{label} {reason}: no king, queen, rook, bishop or knight may ever stand attacked."
+            return f"{label} {reason}"
         return reason
+
+    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+        """The king in check, marked on the board: only a pawn on its seventh rank can give it."""
+        king = board.king(board.turn)
+        return [king] if king is not None and board.is_check() else []
 
     # -- the end ----------------------------------------------------------------------------------
     def judge_danger(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:

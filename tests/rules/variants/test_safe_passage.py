@@ -89,12 +89,12 @@ def test_perft_rook_and_king_with_queenside_castling():
 
 
 def test_generator_agrees_with_pushing_each_move_and_testing_every_piece():
-    """The fast safety test (no push) against a plain one: push, then look at every piece."""
+    """The fast safety test (no push) against a plain one: FIDE's legal moves without en passant or
+    promotion (ruling section 3 steps 1-2), pushed, then every piece looked at (step 3)."""
     def reference(board):
         found = set()
-        plain = [m for m in board.pseudo_legal_moves
-                 if not (board.is_castling(m) or board.is_en_passant(m) or m.promotion)]
-        for move in plain + list(VARIANT.castlings(board)):
+        plain = [m for m in board.legal_moves if not (board.is_en_passant(m) or m.promotion)]
+        for move in plain:
             board.push(move)
             bad = False
             for sq in chess.scan_forward(board.occupied & ~board.pawns):
@@ -231,11 +231,40 @@ def test_a_refused_move_is_never_listed_and_changes_nothing():
     assert g.fen() == before and g.history == ["e2e4", "g8f6"]
 
 
-def test_kings_are_never_in_check_so_there_is_no_check_rule_of_its_own():
-    # A white pawn on its seventh rank next to the black king gives no check: the knight may move.
-    g = game("n2k4/4P3/8/8/8/8/8/4K3 b - - 0 1")
-    assert sorted(g.legal_moves()) == sorted(["d8c8", "d8c7", "d8d7", "d8e7", "d8e8", "a8b6", "a8c7"])
+def test_a_king_may_not_move_into_check_from_a_pawn_on_its_seventh_rank():
+    # Ruling section 3 step 1: FIDE's legal moves first, so the pawn's chess check still counts for
+    # the king, although ruling 5 keeps the pawn out of the safety rule.
+    g = game("8/7k/8/8/8/8/4p3/4K3 w - - 0 1")
+    assert sorted(g.legal_moves()) == ["e1d2", "e1e2", "e1f2"]
+    refused(g, "Kd1", "white king in check", "pawn on e2")
+    refused(g, "e1f1", "white king in check", "pawn on e2")
+
+
+def test_a_king_in_check_from_a_pawn_on_its_seventh_rank_must_get_out_of_it():
+    # The pawn may step beside the king (ruling 5: it endangers nothing), but it gives check as in
+    # chess, and the reply must answer the check (ruling section 3 step 1).
+    g = game("n2k4/8/4P3/8/8/8/8/4K3 w - - 0 1")
+    g.play("e7")
+    assert g.outcome is None
+    assert sorted(g.legal_moves()) == ["d8c7", "d8c8", "d8d7", "d8e7", "d8e8"]
+    refused(g, "Nb6", "black king is in check", "pawn on e7")
+
+
+def test_a_pawn_check_is_marked_on_the_board_and_in_the_last_move():
+    g = game("n2k4/8/4P3/8/8/8/8/4K3 w - - 0 1")
     assert g.view().checks == ()
+    g.play("e7")
+    assert g.view().checks == ("d8",)
+    assert g.last_move_label() == "e7+"
+
+
+def test_a_king_left_without_an_answer_to_a_pawn_check_has_no_safe_move():
+    # Black's king h8 is in check from g7, which the white king guards; the king covers h7 and the
+    # bishop g8. The knight could step out safely, but it does not answer the check: no legal move,
+    # the puzzle is failed (ruling 4).
+    g = game("n6k/6P1/6K1/8/8/8/B7/8 b - - 0 1")
+    assert g.legal_moves() == []
+    assert (g.outcome.result, g.outcome.reason) == ("failed", "no safe move")
 
 
 # -- ruling 5: a pawn on its seventh rank attacks nothing -------------------------------------------------
@@ -246,11 +275,17 @@ def test_a_pawn_may_step_to_its_seventh_rank_beside_enemy_pieces_on_the_last_ran
     assert g.outcome is None
 
 
-def test_castling_across_a_square_only_a_pawn_on_its_seventh_rank_touches_is_allowed():
+def test_a_piece_may_stand_beside_a_pawn_on_its_seventh_rank():
+    g = game("4k3/8/8/8/8/8/6p1/4K2R w - - 0 1")
+    g.play("Rf1")
+    assert g.board.piece_at(chess.F1) == chess.Piece(chess.ROOK, chess.WHITE)
+
+
+def test_castling_across_a_square_a_pawn_on_its_seventh_rank_attacks_is_refused_as_in_chess():
+    # Ruling 11: FIDE's castling conditions apply, and FIDE's pawn on g2 attacks f1.
     g = game("4k3/8/8/8/8/8/6p1/4K2R w K - 0 1")
-    assert "e1g1" in g.legal_moves()
-    g.play("O-O")
-    assert g.fen().split()[0] == "4k3/8/8/8/8/8/6p1/5RK1"
+    assert "e1g1" not in g.legal_moves()
+    refused(g, "O-O", "castle", "pawn on g2 attacks f1")
 
 
 # -- ruling 11: castling passes the safety test too ----------------------------------------------------
