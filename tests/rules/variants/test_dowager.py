@@ -351,6 +351,12 @@ def test_a_legal_en_passant_capture_still_makes_the_position_different():
     assert game.claimable_draw() == "threefold repetition"
 
 
+def test_a_queen_stepping_like_a_pawn_is_not_a_pawn_move_for_the_fifty_move_count():
+    game = game_at("q5n1/8/8/8/8/7P/3Q4/8 w - - 7 30")
+    game.play("Qd3")
+    assert game.fen().split()[4] == "8"
+
+
 # -- FEN ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fen", ["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "qq2k3/8/8/8/8/8/8/3QK3 w - - 0 1"])
