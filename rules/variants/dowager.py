@@ -168,6 +168,13 @@ def other_moves(board: chess.Board) -> Iterator[chess.Move]:
             yield move
 
 
+def repetition_key(board: chess.Board) -> tuple:
+    """What makes two positions the same: men, side to move, and an en passant square only when
+    a pawn may legally take there."""
+    legal_ep = any(leaves_queen_safe(board, m) for m in board.generate_pseudo_legal_ep())
+    return board.board_fen(), board.turn, board.ep_square if legal_ep else None
+
+
 def describe(board: chess.Board, square: int) -> str:
     piece = board.piece_at(square)
     name = NAMES[piece.piece_type] if piece else "man"
@@ -272,6 +279,24 @@ class Dowager(ChessVariant):
         gone = bit & board.occupied_co[not colour]
         found = attackers(board, not colour, square, occupied, gone)
         return describe(board, chess.lsb(found)) if found else "an enemy man"
+
+    # -- repetition ------------------------------------------------------------------------------
+    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+        """Repetitions as in standard chess (ruling 8): an en passant square makes a position
+        different only when a legal capture there exists, legal meaning the mover's Queen is safe
+        (python-chess's own test would protect the King instead)."""
+        plies = min(board.halfmove_clock, len(board.move_stack))
+        if plies < 4:
+            return 1
+        probe = board.copy(stack=plies)
+        key, count = None, 1
+        for _ in range(plies):
+            probe.pop()
+            if probe.turn == board.turn and probe.occupied == board.occupied:
+                key = key or repetition_key(board)
+                if repetition_key(probe) == key:
+                    count += 1
+        return count
 
     # -- check and the end -----------------------------------------------------------------------
     def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:

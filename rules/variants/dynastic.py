@@ -173,8 +173,10 @@ class Dynastic(ChessVariant):
         return state
 
     def san(self, board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
-        if is_castling_like(board, move):
-            return "K" + ("x" if board.piece_at(move.to_square) else "") + chess.square_name(move.to_square)
+        # Any King move that crosses two or more files (a leap such as b1d2, a slide such as e1g1)
+        # reads as castling to python-chess; there is one King a side, so "K" + square is enough.
+        if board.kings & chess.BB_SQUARES[move.from_square]:
+            return "K" + ("x" if board.is_capture(move) else "") + chess.square_name(move.to_square)
         return san(board, move, legal)
 
     # -- the end ---------------------------------------------------------------------------------

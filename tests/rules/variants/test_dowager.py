@@ -329,6 +329,34 @@ def test_ruling_8_repetition_draws_as_in_standard_chess():
     assert game.outcome == rules.Outcome("1/2-1/2", "fivefold repetition")
 
 
+def test_ruling_8_an_en_passant_capture_that_would_expose_the_queen_does_not_split_repetitions():
+    # After d7d5, exd6 would open the fifth rank to the Rook on h5: no legal capture, so the
+    # position is the same as when the Knights come back, as in standard chess.
+    game = game_at("4q3/3p4/8/Q3P2r/8/8/8/1N2K1n1 b - - 0 1")
+    game.play("d7d5")
+    for move in ["b1c3", "g1f3", "c3b1", "f3g1"] * 2:
+        assert game.claimable_draw() is None
+        game.play(move)
+    assert game.claimable_draw() == "threefold repetition"
+
+
+def test_a_legal_en_passant_capture_still_makes_the_position_different():
+    game = game_at("4q3/3p4/8/Q3P3/8/8/8/1N2K1n1 b - - 0 1")
+    game.play("d7d5")
+    for move in ["b1c3", "g1f3", "c3b1", "f3g1"] * 2:
+        game.play(move)
+    assert game.claimable_draw() is None
+    for move in ["b1c3", "g1f3", "c3b1", "f3g1"]:
+        game.play(move)
+    assert game.claimable_draw() == "threefold repetition"
+
+
+def test_a_queen_stepping_like_a_pawn_is_not_a_pawn_move_for_the_fifty_move_count():
+    game = game_at("q5n1/8/8/8/8/7P/3Q4/8 w - - 7 30")
+    game.play("Qd3")
+    assert game.fen().split()[4] == "8"
+
+
 # -- FEN ----------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fen", ["4k3/8/8/8/8/8/8/3QK3 w - - 0 1", "qq2k3/8/8/8/8/8/8/3QK3 w - - 0 1"])

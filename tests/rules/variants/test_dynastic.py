@@ -112,6 +112,16 @@ def test_a_king_sliding_two_squares_on_its_home_rank_is_not_castling():
     assert game.fen() == "4k3/8/8/8/8/8/8/3QK2R w - - 0 1"
 
 
+def test_a_king_leap_across_two_files_is_written_and_typed_as_a_king_move_not_castling():
+    game = game_at("4k3/8/8/8/8/8/8/1K4Q1 w - - 0 1")
+    assert game.label("b1d2") == "Kd2"
+    assert game.label("b1a3") == "Ka3"
+    assert game.play("Kd2") == "b1d2"
+    capture = game_at("4k3/8/8/8/8/8/3r4/1K4Q1 w - - 0 1")
+    assert capture.label("b1d2") == "Kxd2"
+    assert capture.play("Kxd2") == "b1d2"
+
+
 def test_a_long_king_slide_towards_the_queen_side_keeps_the_rook_in_place():
     game = game_at("3qk3/8/8/8/8/8/4Q3/R3K3 w - - 0 1")
     game.play("e1c1")
