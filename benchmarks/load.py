@@ -16,12 +16,21 @@ worker processes included), REST requests per command, and how many interactions
 Discord's 3-second deadline for the first response. `--profile FILE` runs the bot under cProfile
 (event loop thread only) and writes FILE when it stops.
 
-Figures on the 2-core development machine (ms; moves/s; CPU ms per command; the stand-in shares
-the two cores with the bot):
+Figures on the 2-core development machine, shared with other work (load average about 6 during
+these runs, so wall-clock figures move by 30% between runs of the same code; the stand-in shares
+the cores with the bot). ms; commands/s; CPU ms of the bot per command; REST requests per reply:
 
-    before (zlib 6, label/view/alt twice, builder menu per reply)
-    N    /move p50  p99   /variants p50  p99   moves/s  CPU/move  CPU/variants  missed
-    30   see the closing note of issue 13
+    N    code    /move p50  p99  moves/s  CPU  req   /variants p50  p99  per s  CPU   missed 3 s
+    30   before       339   589       83  5.15  2         106   299    210  0.93   0
+    100  before      1280  2502       69  5.27  2         482   830    194  0.84   0
+    200  before      3495  6638       56  5.03  2         867  1938    198  0.81   0
+    30   after        360   479       87  4.67  2          84   218    260  0.74   0
+    100  after        961  1875       90  5.42  2         355   677    247  0.86   0
+    200  after       2685  4813       68  4.87  2         871  1647    200  1.01   0
+
+The service's own CPU per move (GameService.move with the real renderer, memory store, 400 moves,
+time.process_time) is steadier: 2.3-2.6 ms before, 1.8-2.2 ms after. The rest of a move's CPU is
+discord.py and aiohttp sending the multipart reply, and the SQLite commit.
 """
 from __future__ import annotations
 
