@@ -68,18 +68,21 @@ def menu(game: Game, parts: tuple[str, ...] = (), origin: str = "", page: int = 
     complete = any(len(t) == depth for t in matching)
     following = list(dict.fromkeys(t[depth] for t in matching if len(t) > depth))
     pieces = _pieces_after(game, parts)
-    labels = _part_labels(game, parts, matching, pieces)
     if origin:
         following = [p for p in following if origin_of(p) == origin]
         if not following:
             raise IllegalMove(_STALE_CHOICE)
-    groups = list(dict.fromkeys(origin_of(p) for p in following))
+    by_origin: dict[str, list[str]] = {}
+    for part in following:
+        by_origin.setdefault(origin_of(part), []).append(part)
+    groups = list(by_origin)
     single_moves = all(len(t) == 1 for t in turns)
     grouped = not origin and len(groups) > 1 and "" not in groups and (len(following) > PAGE or single_moves)
     if grouped:
-        options = [_group_option(g, [p for p in following if origin_of(p) == g], pieces) for g in groups]
+        options = [_group_option(g, by_origin[g], pieces) for g in groups]
         prompt = "Pick a man to move." if all(not g.endswith("@") for g in groups) else "Pick a man to move or drop."
-    else:
+    else:   # the words for each part cost a SAN each: worked out only when the parts are shown
+        labels = _part_labels(game, parts, matching, pieces)
         options = [Option(p, labels[p], p if labels[p] != p else "") for p in following]
         prompt = _prompt(following, origin, depth, pieces)
     shown, pages, page = _paged(options, page)

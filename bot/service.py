@@ -16,7 +16,7 @@ from importlib import metadata
 from typing import Awaitable, Callable, TypeVar
 
 import rules
-from rules import Game, IllegalMove, Outcome
+from rules import Game, IllegalMove, Outcome, describe_view
 
 from .builder import Menu, menu as builder_menu
 from .paths import data_dir
@@ -260,7 +260,7 @@ class GameService:
             record.moves.append(played)
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, f"{user.name} plays {self._label(game)}.")
+            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
 
     @_tells_notices
     async def board(self, channel: str) -> Reply:
@@ -535,16 +535,26 @@ class GameService:
         canonical, label = game.history[-1], game.last_move_label()
         return f"**{label}** (`{canonical}`)" if label and label != canonical else f"`{canonical}`"
 
-    async def _board_reply(self, record: GameRecord, game: Game, headline: str) -> Reply:
+    async def _board_reply(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
+        """The board after a change, with its picture, alt text and the builder's first menu.
+        `headline` may take the last move's label (worked out once, with the rest) and return the line.
+        All of it is worked out in one trip to a worker thread, so the event loop stays free."""
+        return await asyncio.to_thread(self._compose_board, record, game, headline)
+
+    def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
         view = game.view()
         outcome = game.outcome
         orientation = view.turn if not record.solo else rules.WHITE
         try:
-            image = await asyncio.to_thread(self.renderer, view, orientation)
+            image = self.renderer(view, orientation)
         except Exception:   # the change is already committed: answer without a picture, never "failed"
             log.exception("could not draw game %s at ply %d", record.id, len(record.moves))
             image = None
-        alt = game.describe()
+        # Game.describe() builds the view again: use the one in hand unless a variant words it itself
+        alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
+        label = self._label(game) if record.moves else ""
+        if callable(headline):
+            headline = headline(label)
         lines = [headline] if headline else []
         lines.append(f"**{game.info.name}** · game #{record.id}")
         if record.solo:
@@ -552,7 +562,7 @@ class GameService:
         else:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
-            lines.append(f"Last move: {self._label(game)}")
+            lines.append(f"Last move: {label}")
         if outcome is None:
             if record.solo:
                 lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())
@@ -564,7 +574,7 @@ class GameService:
             lines.append(self._result_line(record, outcome, game.info))
         reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
                       game_id=record.id, finished=outcome is not None, view=view)
-        return await asyncio.to_thread(self._with_builder, reply, record, game)   # ~1000 turns to sort: off the loop
+        return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
 
     @staticmethod
     def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
@@ -622,7 +632,7 @@ class GameService:
             record.moves.append(played)
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, f"{user.name} plays {self._label(game)}.")
+            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
 
     # -- ratings, leaderboards, export, replay, rules cards (issue 12) ----------------------------
     async def _rate(self, record: GameRecord) -> None:
