@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping
 
 import chess
 
-from ..chess_variant import normalise_san, san
+from ..chess_variant import normalise_san, reads_as_bishop_san, san
 from ..core import IllegalMove
 from ..lookahead import after, passed
 from ..position import PartsVariant, Position, Step, Turn, colour_of, turn_text
@@ -200,7 +200,8 @@ class Deadline(PartsVariant):
 
     @staticmethod
     def options(board: chess.Board, moves: list[chess.Move]) -> dict[str, set[str]]:
-        """Normalised spellings (uci, SAN, piece letter with from-square) -> canonical uci."""
+        """Normalised spellings (uci, SAN, piece letter with from-square, from-file or from-rank, as
+        in chess) -> canonical uci."""
         unique = list(dict.fromkeys(moves))
         found: dict[str, set[str]] = {}
         for move in unique:
@@ -210,7 +211,8 @@ class Deadline(PartsVariant):
                 letter = chess.piece_symbol(piece).upper()
                 frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
                 promo = chess.piece_symbol(move.promotion).upper() if move.promotion else ""
-                keys |= {letter + to + promo, letter + frm + to + promo}
+                keys |= {letter + to + promo, letter + frm + to + promo, letter + frm[0] + to + promo,
+                         letter + frm[1] + to + promo}
             for key in keys:
                 found.setdefault(key, set()).add(move.uci())
         return found
@@ -281,7 +283,7 @@ def is_castling_text(board: chess.Board, text: str) -> bool:
 
 def part_key(text: str) -> str:
     lowered = text.lower()
-    if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", lowered):
+    if not reads_as_bishop_san(text) and re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", lowered):
         return lowered
     return normalise_san(text)
 

@@ -341,6 +341,19 @@ def test_ruling_10_san_is_accepted_per_part_with_optional_check_marks():
         assert game.last_move_label() == "a6 axb5"
 
 
+def test_ruling_10_san_parts_may_name_the_mans_file_rank_or_square_as_in_chess():
+    for typed in ("Ngf6 Nfd7", "N8f6 N6d7", "Ng8f6 Nf6d7", "Ng8-f6 Nf6-d7", "Nf6 Nfd7"):
+        game = game_at(moves=BB5_CHECK)
+        assert game.play(typed) == "g8f6 f6d7"
+    game = game_at(moves=BB5_CHECK)
+    assert game.play("Bcg4 B4d7") == "c8g4 g4d7"
+
+
+def test_a_capital_b_and_a_rank_reads_as_a_bishop_part():
+    game = game_at("4k3/8/8/8/4r3/8/8/4KB2 w - - 0 1")   # the rook on e4 checks; a bishop on f1
+    assert game.play("B1d3 Bxe4") == "f1d3 d3e4"         # not the from-to move b1d3
+
+
 # -- what a player sees and types ------------------------------------------------------------------
 
 def test_the_caption_says_how_to_answer_a_check():
