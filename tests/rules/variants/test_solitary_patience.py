@@ -354,3 +354,27 @@ def test_perft_two_plies_knight_then_bishop():
     assert perft(g, 1) == 3
     assert perft(g, 2) == 15
     assert g.fen() == "8/8/8/8/8/N7/8/1b6 w - - 0 1"
+
+
+# -- edges found by the audit (each passed already; kept as guards) -------------------------------
+def test_undo_of_the_solving_placement_reopens_the_game_on_the_same_call():
+    fen = "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB2 w - - 0 1"
+    g = game(fen)
+    g.play("f3g1")
+    assert g.outcome.result == "solved"
+    g.undo()
+    assert g.fen() == fen and g.outcome is None and g.history == []
+    assert sorted(g.legal_moves()) == ["f3d4", "f3e5", "f3g1", "f3g5", "f3h4"]
+
+
+def test_a_stranger_on_a_home_square_is_not_home_and_still_moves():
+    g = game("8/8/8/8/8/8/8/1n2K3 b - - 0 3")          # B-N call; black knight on White's b1
+    assert g.score == 1
+    assert sorted(g.legal_moves()) == ["b1a3", "b1c3", "b1d2"]
+
+
+def test_a_pawn_behind_its_home_rank_never_moves_and_counts_as_not_home():
+    g = game("8/8/8/8/8/8/8/P3K3 w - - 0 1")
+    assert sq_index("a1") in Analysis(parse_fen(g.fen()).board).permanent
+    assert g.outcome.result == "failed" and g.outcome.reason == "no further progress"
+    assert g.outcome.score == 1
