@@ -16,17 +16,7 @@ from rules.position import (
     take_from_hand,
     turn_text,
 )
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
+from tests.rules.variants.support import perft
 
 
 @pytest.mark.parametrize("fen,depth,nodes", [

@@ -2,17 +2,7 @@
 import pytest
 
 import rules
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
+from tests.rules.variants.support import perft
 
 
 @pytest.mark.parametrize("depth,count", [(1, 20), (2, 400), (3, 8902)])

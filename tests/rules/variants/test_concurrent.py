@@ -8,6 +8,7 @@ import rules
 from bot.service import suggest
 
 from .support import refusal
+from tests.rules.variants.support import perft
 
 SLUG = "concurrent"
 
@@ -108,17 +109,6 @@ def slow_turns(board):
             if not slow_in_check(c, us):
                 out.add(head + text)
     return out
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 def slow_perft(game, depth):

@@ -6,6 +6,7 @@ import pytest
 import rules
 
 from .support import refusal, shuffle_knights
+from tests.rules.variants.support import perft
 
 SLUG = "contravention"
 EXAMPLE = ["d3", "d5", "e4", "dxe4", "dxe4", "Kd7"]
@@ -25,17 +26,6 @@ def after(fen, *moves):
 def sans(game):
     board = chess.Board(" ".join(game.fen().split()[:6]))
     return sorted(board.san(chess.Move.from_uci(m)) for m in game.legal_moves())
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 # -- the document's example ------------------------------------------------------------------

@@ -9,6 +9,7 @@ import rules
 from bot.service import suggest
 
 from .support import refusal, shuffle_knights
+from tests.rules.variants.support import perft
 
 SLUG = "counselor"
 
@@ -86,17 +87,6 @@ def slow_legal(fen):
         if any(slow_attacked(after, q, board.turn) for q in queens) and not slow_safe(after):
             mating.append(move)
     return {m.uci() for m in (mating or safe)}
-
-
-def perft(game, depth):
-    if depth == 0 or game.outcome:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 def slow_perft(fen, depth):
@@ -328,7 +318,7 @@ PERFT_POSITIONS = [
 @pytest.mark.parametrize("fen,first", PERFT_POSITIONS)
 def test_move_counts_to_depth_three_match_the_slow_reading(fen, first):
     game = game_at(fen)
-    counts = [perft(game, d) for d in (1, 2, 3)]
+    counts = [perft(game, d, ends_count=True) for d in (1, 2, 3)]
     assert counts == [slow_perft(fen, d) for d in (1, 2, 3)]
     assert counts[0] == first[0]
 

@@ -6,6 +6,7 @@ import rules
 from bot.service import suggest
 
 from .support import refusal
+from tests.rules.variants.support import perft
 
 SLUG = "deadline"
 
@@ -84,18 +85,6 @@ def slow_perft(fen, depth):
     if depth == 1:
         return len(turns)
     return sum(slow_perft(after, depth - 1) for after in turns.values())
-
-
-def perft(game, depth):
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 # -- the seed document's example ---------------------------------------------------------------

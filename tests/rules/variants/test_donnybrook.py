@@ -7,6 +7,7 @@ from bot.service import suggest
 from rules.variants.donnybrook import VARIANT
 
 from .support import refusal
+from tests.rules.variants.support import perft
 
 SLUG = "donnybrook"
 
@@ -43,17 +44,6 @@ def slow_turns(fen):
     return out
 
 
-def perft(game, depth):
-    if depth == 0 or game.outcome:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
-
-
 def slow_perft(fen, depth):
     if depth == 0:
         return 1
@@ -79,8 +69,8 @@ def test_the_queen_steps_one_square_in_any_direction_like_the_king():
 def test_move_counts_at_depths_one_to_three_from_the_start():
     game = rules.new_game(SLUG)
     assert len(game.legal_moves()) == 20            # 16 pawn moves, 4 knight moves; the Queen is boxed in
-    assert perft(game, 2) == 400
-    assert perft(game, 3) == slow_perft(chess.STARTING_FEN, 3)
+    assert perft(game, 2, ends_count=True) == 400
+    assert perft(game, 3, ends_count=True) == slow_perft(chess.STARTING_FEN, 3)
 
 
 @pytest.mark.parametrize("fen, counts, deepest", [
@@ -95,9 +85,9 @@ def test_move_counts_at_depths_one_to_three_from_the_start():
 ])
 def test_move_counts_agree_with_a_slow_reading(fen, counts, deepest):
     for depth, count in enumerate(counts, start=1):
-        assert perft(game_at(fen), depth) == count
+        assert perft(game_at(fen), depth, ends_count=True) == count
     for depth in range(1, deepest + 1):
-        assert perft(game_at(fen), depth) == slow_perft(fen, depth)
+        assert perft(game_at(fen), depth, ends_count=True) == slow_perft(fen, depth)
 
 
 def test_there_is_no_check_a_monarch_may_step_onto_an_attacked_square_or_be_left_en_prise():

@@ -6,6 +6,7 @@ import rules
 from bot.service import suggest
 
 from .support import refusal, shuffle_knights
+from tests.rules.variants.support import perft
 
 SLUG = "dowager"
 
@@ -16,17 +17,6 @@ def game_at(fen):
 
 def moves_from(game, square):
     return sorted(m for m in game.legal_moves() if m.startswith(square))
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 # -- an independent slow reading of the rules on plain python-chess boards ----------------------

@@ -9,6 +9,7 @@ import rules
 from rules.variants.linkage import threats
 
 from .support import refusal, shuffle_knights
+from tests.rules.variants.support import perft
 
 SLUG = "linkage"
 
@@ -22,20 +23,6 @@ def play(*moves):
     for move in moves:
         game.play(move)
     return game
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 def fide_perft(board, depth):

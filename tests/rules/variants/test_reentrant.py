@@ -4,6 +4,7 @@ import pytest
 import rules
 
 from .support import refusal
+from tests.rules.variants.support import perft
 
 SLUG = "reentrant"
 START = "RNQ2knr/PPPPpppp/8/8/8/8/ppppPPPP/rnq2KNR w - - 0 1"
@@ -131,17 +132,6 @@ def test_castling_and_en_passant_fields_are_always_empty():
 def test_there_are_no_bishops():
     with pytest.raises(ValueError):
         game_at("4kb2/8/8/8/8/8/8/4K3 w - - 0 1")
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 def test_perft_from_the_start_counts_sixteen_then_sixteen_squared():

@@ -9,6 +9,7 @@ import rules
 from rules.chess_variant import BOARD_FAULTS
 
 from .support import refusal, shuffle_knights
+from tests.rules.variants.support import perft
 
 SLUG = "shrapnel"
 
@@ -21,20 +22,6 @@ def board_after(fen, move):
     game = game_at(fen)
     game.play(move)
     return game.fen().split()[0]
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    moves = game.legal_moves()
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 # -- an independent reading of the rule, for comparison ------------------------------------------

@@ -6,6 +6,7 @@ import pytest
 import rules
 
 from .support import refusal, shuffle_knights
+from tests.rules.variants.support import perft
 
 SLUG = "triple-check"
 
@@ -19,17 +20,6 @@ def after(fen, *moves):
     for move in moves:
         game.play(move)
     return game
-
-
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    total = 0
-    for move in game.legal_moves():
-        game.play(move)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
 
 
 # -- the document's example ------------------------------------------------------------------
