@@ -57,6 +57,8 @@ class FairyVariant(PartsVariant):
     promotions: str = "qrbn"
     region: Region = staticmethod(whole_board)
     clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN
+    promotion_refusal: str = ""           # the sentence for a typed promotion outside `promotions` ("": generic)
+    says_no_castling: bool = False        # a typed king step of two files on its rank: "There is no castling in ..."
 
     def __init__(self) -> None:
         self.table = MenTable(self.men, region=self.region)
@@ -212,6 +214,13 @@ class FairyVariant(PartsVariant):
             return f"No piece on {chess.square_name(move.from_square)}."
         if self.owner(position, move.from_square) != board.turn:
             return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+        if (self.promotion_refusal and piece.piece_type == chess.PAWN and move.promotion
+                and chess.piece_symbol(move.promotion) not in self.promotions):
+            return self.promotion_refusal
+        if (self.says_no_castling and piece.piece_type == chess.KING
+                and abs(move.to_square - move.from_square) == 2
+                and chess.square_rank(move.from_square) == chess.square_rank(move.to_square)):
+            return f"There is no castling in {self.name}."
         if move in self.steps(position) or chess.Move(move.from_square, move.to_square) in self.steps(position):
             return self.why_refused(position, move)
         return f"That piece cannot move to {chess.square_name(move.to_square)}."

@@ -36,6 +36,8 @@ class Counselor(FairyVariant):
     men = {**FIDE_MEN, "q": QUEEN}
     royalty = Royalty("kq")
     promotions = "rbn"
+    promotion_refusal = "A pawn promotes only to a Rook, Bishop or Knight."
+    says_no_castling = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -148,11 +150,6 @@ class Counselor(FairyVariant):
             return super().why_not_first(position, text, turns)
         piece = board.piece_at(move.from_square)
         if piece is not None and piece.color == board.turn:
-            if piece.piece_type == chess.PAWN and move.promotion == chess.QUEEN:
-                return "A pawn promotes only to a Rook, Bishop or Knight."
-            if piece.piece_type == chess.KING and abs(move.to_square - move.from_square) == 2 \
-                    and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
-                return "There is no castling in Counselor Chess."
             if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 2:
                 return "The Queen moves only one or two squares along a line."
             middle = chess.between(move.from_square, move.to_square)

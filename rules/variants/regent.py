@@ -44,6 +44,8 @@ class Regent(FairyVariant):
     men = FIDE_MEN
     royalty = Royalty("q", uncapturable="q")
     promotions = "rnbk"
+    promotion_refusal = "A pawn promotes to a Rook, Knight, Bishop or King, never to a Queen."
+    says_no_castling = True
     insufficient_material = True
 
     # -- set-up --------------------------------------------------------------------------------------
@@ -162,11 +164,6 @@ class Regent(FairyVariant):
             return super().why_not_first(position, text, turns)
         piece = board.piece_at(move.from_square)
         if piece is not None and piece.color == board.turn:
-            if piece.piece_type == chess.PAWN and move.promotion == chess.QUEEN:
-                return "A pawn promotes to a Rook, Knight, Bishop or King, never to a Queen."
-            if piece.piece_type == chess.KING and abs(move.to_square - move.from_square) == 2 \
-                    and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
-                return "There is no castling in Regent Chess."
             target = board.piece_at(move.to_square)
             if target is not None and target.color != board.turn and target.piece_type == chess.QUEEN:
                 return "The enemy Queen is never captured: she is checkmated."
