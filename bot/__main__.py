@@ -28,7 +28,7 @@ async def console_main(cfg: config_module.Config) -> None:
 
     store = await open_store(cfg.db_path)
     try:
-        service = GameService(store)
+        service = GameService(store, challenge_ttl=cfg.challenge_ttl, move_deadline=cfg.move_deadline)
         await service.restore()
         await Console(service, cfg.out_dir).run()
     finally:

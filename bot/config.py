@@ -1,5 +1,12 @@
 """Settings from environment variables (and a .env file), read once at start-up.
 
+Play:
+
+    KIBITZ_CHALLENGE_TTL  seconds a challenge waits for an answer before it expires (default 3600)
+    KIBITZ_MOVE_DEADLINE  default seconds per move in two-player games (default 259200, 3 days);
+                          a server's /settings default and a challenge's `days` option override it
+    KIBITZ_DEV_GUILD      a development server's id: commands are also synced there (instantly)
+
 Shards (a bot in more than about 2,500 servers must shard):
 
     KIBITZ_SHARD_COUNT   how many Discord shards the bot has in all, e.g. 4
@@ -33,6 +40,9 @@ class Config:
     gateway_url: str | None     # DISCORD_GATEWAY_URL, e.g. ws://127.0.0.1:8080/ (tests)
     shard_count: int | None = None            # KIBITZ_SHARD_COUNT; None: no sharding
     shard_ids: tuple[int, ...] | None = None  # KIBITZ_SHARD_IDS; None: every shard in this process
+    challenge_ttl: int = 3600                 # KIBITZ_CHALLENGE_TTL: seconds a challenge waits for an answer
+    move_deadline: int = 3 * 86400            # KIBITZ_MOVE_DEADLINE: default seconds per move
+    dev_guild: str | None = None              # KIBITZ_DEV_GUILD: also sync commands to this guild, at once
 
     @property
     def sharded(self) -> bool:
@@ -76,7 +86,33 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        challenge_ttl=parse_seconds(env, "KIBITZ_CHALLENGE_TTL", 3600),
+        move_deadline=parse_seconds(env, "KIBITZ_MOVE_DEADLINE", 3 * 86400),
+        dev_guild=parse_guild(env.get("KIBITZ_DEV_GUILD", "")),
     )
+
+
+def parse_seconds(env: dict[str, str], name: str, default: int) -> int:
+    """A number of seconds from the environment (whole, 1 or more); raises ConfigError with one sentence."""
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ConfigError(f"{name} must be a whole number of seconds, 1 or more (not {text!r}).")
+    return value
+
+
+def parse_guild(text: str) -> str | None:
+    text = text.strip()
+    if not text:
+        return None
+    if not text.isdigit():
+        raise ConfigError(f"KIBITZ_DEV_GUILD must be a server id, a number (not {text!r}).")
+    return text
 
 
 def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

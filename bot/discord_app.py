@@ -109,6 +109,11 @@ def shard_options(cfg: Config) -> dict[str, Any]:
     return options
 
 
+def service_options(cfg: Config) -> dict[str, Any]:
+    """The service's settings from bot.config (deadlines and challenge expiry)."""
+    return {"challenge_ttl": cfg.challenge_ttl, "move_deadline": cfg.move_deadline}
+
+
 def run(target: Config | str, service: GameService | None = None, **options: Any) -> None:
     """Run the bot until interrupted (blocking).
 
@@ -117,25 +122,25 @@ def run(target: Config | str, service: GameService | None = None, **options: Any
     ``run(token, service)`` uses the given service and takes the endpoints from bot.config.
     """
     token: str | None
-    db_path: str | None
-    if isinstance(target, str):
-        token, endpoints, db_path = target, DiscordConfig.from_app_config(load_config()), None
-    else:
-        token, endpoints, db_path = target.token, DiscordConfig.from_app_config(target), target.db_path
+    cfg = load_config() if isinstance(target, str) else target
+    token = target if isinstance(target, str) else target.token
+    endpoints = DiscordConfig.from_app_config(cfg)
+    if not isinstance(target, str):
         options = {**shard_options(target), **options}
     if not token:
         raise ValueError("No Discord token given")
-    asyncio.run(_serve(token, service, endpoints, db_path, options))
+    db_path = None if isinstance(target, str) else cfg.db_path
+    asyncio.run(_serve(token, service, endpoints, db_path, options, service_options(cfg)))
 
 
 async def _serve(token: str, service: GameService | None, endpoints: DiscordConfig, db_path: str | None,
-                 options: dict[str, Any]) -> None:
+                 options: dict[str, Any], service_settings: dict[str, Any] | None = None) -> None:
     store = None
     if service is None:
         from bot.store_pg import open_store
 
         store = await open_store(db_path or "kibitz.sqlite3")
-        service = GameService(store)
+        service = GameService(store, **(service_settings or {}))
     try:
         async with create_bot(service, config=endpoints, **options) as bot:
             await bot.start(token)

@@ -10,22 +10,26 @@ import asyncio
 import functools
 import logging
 import random
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
-from typing import Awaitable, Callable, TypeVar
+from typing import Awaitable, Callable, NoReturn, TypeVar
 
 import rules
 from rules import Game, IllegalMove, Outcome, describe_view
 
 from .builder import Menu, menu as builder_menu
 from .paths import data_dir
-from .store import ChannelBusy, GameRecord, GameStore, StaleRecord
+from .store import OPEN_SEAT, ChannelBusy, GameRecord, GameStore, StaleRecord
 
 log = logging.getLogger(__name__)
 
 RULE_CARDS = data_dir() / "rules"
 STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
+CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
+MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
+COLOURS = ("white", "black", "random")
 
 
 def _package_version() -> str:
@@ -138,10 +142,14 @@ def _tells_notices(method: _Call) -> _Call:
 
 class GameService:
     def __init__(self, store: GameStore, *, renderer: Callable | None = None,
-                 clock: Callable[[], str] = _now) -> None:
+                 clock: Callable[[], str] = _now, timer: Callable[[], float] = time.time,
+                 challenge_ttl: float = CHALLENGE_TTL, move_deadline: float | None = MOVE_DEADLINE) -> None:
         self.store = store
         self.renderer = renderer or _default_renderer
-        self.clock = clock
+        self.clock = clock                  # ISO time for the records
+        self.timer = timer                  # Unix time for deadlines
+        self.challenge_ttl = challenge_ttl
+        self.move_deadline = move_deadline  # default seconds per move; None: no deadlines
         self._live: dict[str, _Live] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
@@ -173,7 +181,9 @@ class GameService:
     # -- starting games --------------------------------------------------------------------
     @_tells_notices
     async def start_puzzle(self, channel: str, user: Player, slug: str, seed: int | None = None,
-                           guild: str | None = None, level: int | None = None) -> Reply:
+                           guild: str | None = None, level: int | None = None, home: str | None = None) -> Reply:
+        """Start a solo puzzle played in `channel` (asked for in `home`, when that is another
+        channel: the puzzle then has a thread of its own)."""
         info = self._variant(slug)
         if info.players != 1:
             raise UserError(f"{info.name} is a two-player game: use /challenge.")
@@ -193,56 +203,92 @@ class GameService:
             now = self.clock()
             record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
                                 seed=seed, start_fen=game.fen(), created_at=now, updated_at=now,
-                                rules_version=RULES_VERSION)
+                                rules_version=RULES_VERSION, home_channel_id=home or channel)
             self._settle(record, game)
             await self._create(record)
             self._live[channel] = _Live(record, game)
             return await self._board_reply(record, game, f"{user.name} starts **{info.name}** (seed {seed}).")
 
     @_tells_notices
-    async def challenge(self, channel: str, challenger: Player, opponent: Player, slug: str,
-                        guild: str | None = None) -> Reply:
+    async def challenge(self, channel: str, challenger: Player, opponent: Player | None, slug: str,
+                        guild: str | None = None, colour: str = "white", days: int | None = None) -> Reply:
+        """Post a challenge in `channel`. Challenges wait side by side; none takes the channel.
+        `opponent` None is an open challenge anyone but the challenger may accept. `colour` is the
+        challenger's: white, black or random (drawn now, and said). `days` per move (1-14)
+        overrides the default deadline."""
         info = self._variant(slug)
         if info.players != 2:
             raise UserError(f"{info.name} is a solo puzzle: use /puzzle.")
-        if opponent.id == challenger.id:
+        if opponent is not None and opponent.id == challenger.id:
             raise UserError("You cannot challenge yourself.")
+        colour = (colour or "random").strip().lower()
+        if colour not in COLOURS:
+            raise UserError("Colour must be white, black or random.")
+        if days is not None and not 1 <= days <= 14:
+            raise UserError("Days per move must be 1 to 14.")
+        drawn = colour == "random"
+        if drawn:
+            colour = random.choice(("white", "black"))
+        other = (opponent.id, opponent.name) if opponent is not None else OPEN_SEAT
+        seats = [(challenger.id, challenger.name), other]
+        if colour == "black":
+            seats.reverse()
         async with self._lock(channel):
-            await self._refuse_if_busy(channel)
+            await self._load(channel)   # a game here that no longer replays is set aside now, and told
             seed = random.randrange(2**31)   # stored with the start FEN: the set-up replays exactly
             game = rules.new_game(info.slug, seed=seed)
             now = self.clock()
-            record = GameRecord(info.slug, channel, [(challenger.id, challenger.name), (opponent.id, opponent.name)],
-                                game.fen(), "challenge", guild, seed=seed, start_fen=game.fen(),
-                                created_at=now, updated_at=now, rules_version=RULES_VERSION)
+            record = GameRecord(info.slug, channel, seats, game.fen(), "challenge", guild, seed=seed,
+                                start_fen=game.fen(), created_at=now, updated_at=now, rules_version=RULES_VERSION,
+                                home_channel_id=channel, challenger_id=challenger.id,
+                                move_seconds=days * 86400 if days is not None else self._default_seconds(),
+                                due_at=self.timer() + self.challenge_ttl if self.challenge_ttl else None)
             await self._create(record)
-            self._live[channel] = _Live(record, None)
-            return Reply(f"{challenger.name} challenges {opponent.name} to **{info.name}**. "
-                         f"{challenger.name} would play White. {opponent.name}, accept or decline.",
-                         game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id))
+            how = " (drawn at random)" if drawn else ""
+            who = opponent.name if opponent is not None else "Anyone"
+            answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
+            return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
+                         f"{challenger.name} would play {colour.capitalize()}{how}. {answer}",
+                         game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""))
+
+    def _default_seconds(self) -> int | None:
+        return int(self.move_deadline) if self.move_deadline else None
 
     @_tells_notices
-    async def accept(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
-        async with self._lock(channel):
-            live = await self._challenge_for(channel, user, game_id)
-            record, before = live.record, live.record.copy()
+    async def accept(self, channel: str, user: Player, game_id: int | None = None,
+                     play_in: str | None = None) -> Reply:
+        """Accept a challenge posted in `channel`; the game is played in `play_in` (a new thread,
+        say), else where the challenge was posted."""
+        record = await self._challenge_for(channel, user, game_id)
+        where = play_in or record.home_channel_id or record.channel_id
+        async with self._lock(where):
+            before = record.copy()
+            seat = record.open_seat
+            if seat is not None:
+                record.players[seat] = (user.id, user.name)
             game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
+            record.channel_id = where
             record.status = "active"
+            record.due_at = self.timer() + record.move_seconds if record.move_seconds else None
             self._settle(record, game)
-            await self._save(live, before)
-            live.game = game
+            live = _Live(record, game)
+            try:
+                await self._save(live, before)
+            except ChannelBusy:
+                raise UserError("This channel already has a game in play. Finish it first, or accept in "
+                                "another channel or thread.") from None
+            self._live[where] = live
             return await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
 
     @_tells_notices
     async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
-        async with self._lock(channel):
-            live = await self._challenge_for(channel, user, game_id, allow_challenger=True)
-            record, before = live.record, live.record.copy()
-            record.status = "declined"
-            await self._save(live, before)
-            self._live.pop(channel, None)
-            verb = "withdraws the challenge" if user.id == record.players[0][0] else "declines the challenge"
-            return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
+        record = await self._challenge_for(channel, user, game_id, allow_challenger=True)
+        before = record.copy()
+        record.status = "declined"
+        record.due_at = None
+        await self._save(_Live(record, None), before)
+        verb = "withdraws the challenge" if user.id == record.challenger_id else "declines the challenge"
+        return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
 
     # -- playing -------------------------------------------------------------------------------
     @_tells_notices
@@ -258,6 +304,7 @@ class GameService:
             except IllegalMove as exc:
                 raise UserError(str(exc)) from None
             record.moves.append(played)
+            record.plies_played += 1
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
             return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
@@ -266,11 +313,8 @@ class GameService:
     async def board(self, channel: str) -> Reply:
         async with self._lock(channel):
             live = await self._load(channel)
-            if live is None:
-                raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
-            if live.game is None:
-                names = [name for _, name in live.record.players]
-                raise UserError(f"{names[0]}'s challenge to {names[1]} is waiting for an answer.")
+            if live is None or live.game is None:
+                await self._no_game(channel)
             return await self._board_reply(live.record, live.playing, "")
 
     @_tells_notices
@@ -398,7 +442,7 @@ class GameService:
 
     async def _load(self, channel: str) -> _Live | None:
         live = self._live.get(channel)
-        if live is not None and live.record.is_open:
+        if live is not None and live.record.playing:
             return live
         record = await self.store.open_game(channel)
         if record is None:
@@ -445,21 +489,49 @@ class GameService:
 
     async def _active(self, channel: str) -> _Live:
         live = await self._load(channel)
-        if live is None:
-            raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
-        if live.game is None:
-            raise UserError("The challenge has not been accepted yet.")
+        if live is None or live.game is None:
+            await self._no_game(channel)
         return live
 
+    async def _no_game(self, channel: str) -> NoReturn:
+        """Refuse a command that needs a game in play where there is none, saying what there is."""
+        waiting = await self.store.challenges(channel)
+        if waiting:
+            record = waiting[-1]
+            challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")
+            other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+            raise UserError(f"The challenge has not been accepted yet: {challenger}'s challenge to {other} "
+                            f"is waiting for an answer.")
+        raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
+
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
-                             allow_challenger: bool = False) -> _Live:
-        live = await self._load(channel)
-        if live is None or live.record.status != "challenge" or (game_id is not None and live.record.id != game_id):
-            raise UserError("That challenge is no longer open.")
-        challenger, opponent = live.record.players[0][0], live.record.players[1][0]
-        if user.id != opponent and not (allow_challenger and user.id == challenger):
+                             allow_challenger: bool = False) -> GameRecord:
+        """The challenge `user` answers: game `game_id`, else the one challenge waiting for them in `channel`."""
+        if game_id is not None:
+            record = await self.store.get(game_id)
+            if record is None or record.status != "challenge":
+                raise UserError("That challenge is no longer open.")
+        else:
+            here = await self.store.challenges(channel)
+            waiting = [r for r in here if self._may_answer(r, user, allow_challenger)]
+            if not waiting and any(r.challenger_id == user.id for r in here):
+                raise UserError("You cannot accept your own challenge; the challenge is not for you.")
+            if not waiting:
+                raise UserError("This challenge is not for you." if here else "No challenge waits for you here.")
+            if len(waiting) > 1:
+                raise UserError("Several challenges wait for you here: use the buttons on the one you mean.")
+            record = waiting[0]
+        if not self._may_answer(record, user, allow_challenger):
             raise UserError("This challenge is not for you.")
-        return live
+        return record
+
+    @staticmethod
+    def _may_answer(record: GameRecord, user: Player, allow_challenger: bool) -> bool:
+        if user.id == record.challenger_id:
+            return allow_challenger
+        if record.open_seat is not None:
+            return True
+        return any(pid == user.id for pid, _ in record.players)
 
     def _seat(self, record: GameRecord, user: Player) -> str:
         for index, (pid, _) in enumerate(record.players):
@@ -479,9 +551,13 @@ class GameService:
         if outcome is not None:
             record.status = "finished"
             record.result, record.reason, record.score = outcome.result, outcome.reason, outcome.score
+            record.due_at, record.draw_offer, record.takeback_offer = None, None, None
         else:
             record.status = "active" if record.status == "finished" else record.status
             record.result = record.reason = record.score = None
+            # the clock of the player to move starts now (two-player games with a deadline)
+            record.due_at = self.timer() + record.move_seconds if record.move_seconds and not record.solo else None
+            record.reminded = False
 
     async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
         """Write the game's new state; if the write fails, put game and record back as they were."""
@@ -508,7 +584,8 @@ class GameService:
             if undo is not None:
                 undo()
             live.record = before
-            self._live[record.channel_id] = live
+            if before.playing:
+                self._live[before.channel_id] = live
             raise
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
@@ -630,6 +707,7 @@ class GameService:
             before = record.copy()
             played = await asyncio.to_thread(game.play, text)
             record.moves.append(played)
+            record.plies_played += 1
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
             return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")

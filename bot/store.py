@@ -31,10 +31,12 @@ from .ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rat
 
 MIGRATIONS = data_dir() / "migrations"
 OPEN = ("challenge", "active")
+PLAYING = "active"      # the one status a channel (or thread) may hold only one game in
+OPEN_SEAT = ("", "")    # an open challenge's free seat in `players`: anyone but the challenger may take it
 
 
 class ChannelBusy(Exception):
-    """The channel already has an open game."""
+    """The channel already has a game in play."""
 
 
 class StaleRecord(Exception):
@@ -65,6 +67,17 @@ class GameRecord:
     version: int = 0                 # raised by every save (compare-and-set)
     rules_version: str | None = None # Kibitz version the game was started under
     error: str | None = None         # why a suspended game could not be restored
+    home_channel_id: str | None = None   # the channel it was asked for in (the game may be in a thread)
+    message_id: str | None = None        # the challenge's message, edited when the challenge is settled
+    challenger_id: str | None = None     # who challenged (two-player games)
+    move_seconds: int | None = None      # time allowed per move; None: no deadline
+    due_at: float | None = None          # Unix time of the next deadline (challenge expiry, or the move)
+    reminded: bool = False               # the player to move was reminded of due_at
+    takeback_offer: str | None = None    # id of the player whose takeback request stands
+    hints: int = 0                       # hints shown (puzzles)
+    plies_played: int = 0                # turns played, undone ones included (puzzles)
+    daily: str | None = None             # YYYY-MM-DD (UTC) of a daily deal
+    par: int | None = None               # best score the daily's solver found
     id: int | None = None
 
     @property
@@ -72,8 +85,18 @@ class GameRecord:
         return self.status in OPEN
 
     @property
+    def playing(self) -> bool:
+        return self.status == PLAYING
+
+    @property
     def solo(self) -> bool:
         return len(self.players) == 1
+
+    @property
+    def open_seat(self) -> int | None:
+        """The seat (0 white, 1 black) an open challenge leaves to whoever accepts, else None."""
+        return next((i for i, p in enumerate(self.players) if tuple(p) == OPEN_SEAT), None) \
+            if len(self.players) == 2 else None
 
     def copy(self) -> "GameRecord":
         return replace(self, players=list(self.players), moves=list(self.moves))
@@ -104,6 +127,32 @@ class PlayerRating:
         return replace(self, name=name, rating=new.rating, rd=new.rd, volatility=new.volatility,
                        games=self.games + 1, wins=self.wins + (score == 1), draws=self.draws + (score == 0.5),
                        losses=self.losses + (score == 0), updated_at=when)
+
+
+@dataclass
+class DailyResult:
+    """The first finish of one member's copy of a daily deal (the one that counts)."""
+    day: str
+    variant: str
+    player_id: str
+    guild_id: str
+    name: str
+    game_id: int
+    solved: bool
+    score: int | None
+    hints: int
+    plies: int
+    finished_at: str
+
+
+DAILY_COLUMNS = ("day", "variant", "player_id", "guild_id", "name", "game_id", "solved", "score", "hints", "plies",
+                 "finished_at")
+
+
+def daily_key(row: DailyResult, higher_is_better: bool) -> tuple:
+    """Score board order: solved first, best score, fewer hints, fewer turns played, earliest finish."""
+    score = row.score if row.score is not None else 0
+    return (not row.solved, -score if higher_is_better else score, row.hints, row.plies, row.finished_at)
 
 
 RATING_COLUMNS = ("guild_id", "variant", "player_id", "name", "rating", "rd", "volatility", "games", "wins",
@@ -144,6 +193,27 @@ class GameStore(Protocol):
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
         """The best solved games of a puzzle in this server, best first."""
+    # -- lobby, deadlines, settings, dailies (migration 004) -------------------------------------
+    async def challenges(self, channel_id: str) -> list[GameRecord]:
+        """Challenges waiting in a channel, oldest first."""
+    async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
+        """A server's games in play and waiting challenges (guild None: those outside a server), oldest first."""
+    async def next_due(self) -> float | None:
+        """The earliest due_at among open games, or None."""
+    async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
+        """Open games whose due_at has come (due_at <= now), earliest first."""
+    async def settings(self, guild_id: str) -> dict:
+        """A server's stored settings ({} if none)."""
+    async def save_settings(self, guild_id: str, settings: dict, when: str) -> None: ...
+    async def pings(self, user_id: str) -> bool:
+        """Whether the member wants to be pinged (True unless they turned pings off)."""
+    async def set_pings(self, user_id: str, on: bool, when: str) -> None: ...
+    async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
+        """The member's copies of a day's deal, oldest first."""
+    async def add_daily_result(self, result: DailyResult) -> bool:
+        """Keep the first finish of a member's daily; False, changing nothing, if one is kept already."""
+    async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
+        """A server's results for a day's deal, unordered."""
 
 
 class InMemoryStore:
@@ -154,9 +224,12 @@ class InMemoryStore:
         self._next = 1
         self._ratings: dict[tuple[str, str, str], PlayerRating] = {}
         self._rated: set[int] = set()
+        self._settings: dict[str, dict] = {}
+        self._pings: dict[str, bool] = {}
+        self._daily: dict[tuple[str, str, str], DailyResult] = {}
 
     async def create(self, record: GameRecord) -> int:
-        if record.is_open and await self.open_game(record.channel_id):
+        if record.playing and await self.open_game(record.channel_id):
             raise ChannelBusy(record.channel_id)
         record.id = self._next
         self._next += 1
@@ -167,7 +240,7 @@ class InMemoryStore:
         stored = self._rows.get(record.id) if record.id is not None else None
         if stored is None or stored.version != record.version:
             raise StaleRecord(record.id)
-        if record.is_open:
+        if record.playing:
             other = await self.open_game(record.channel_id)
             if other and other.id != record.id:
                 raise ChannelBusy(record.channel_id)
@@ -179,7 +252,8 @@ class InMemoryStore:
         return row.copy() if row else None
 
     async def open_game(self, channel_id: str) -> GameRecord | None:
-        return next((r.copy() for r in self._rows.values() if r.channel_id == channel_id and r.is_open), None)
+        """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
+        return next((r.copy() for r in self._rows.values() if r.channel_id == channel_id and r.playing), None)
 
     async def latest(self, channel_id: str) -> GameRecord | None:
         rows = [r for r in self._rows.values() if r.channel_id == channel_id]
@@ -231,16 +305,64 @@ class InMemoryStore:
         rows.sort(key=lambda r: ((-(r.score or 0) if higher_is_better else (r.score or 0)), r.id or 0))
         return [r.copy() for r in rows[:limit]]
 
+    # -- lobby, deadlines, settings, dailies ------------------------------------------------------
+    def _sorted(self, rows) -> list[GameRecord]:
+        return [r.copy() for r in sorted(rows, key=lambda r: r.id or 0)]
+
+    async def challenges(self, channel_id: str) -> list[GameRecord]:
+        return self._sorted(r for r in self._rows.values() if r.status == "challenge"
+                            and (r.home_channel_id or r.channel_id) == channel_id)
+
+    async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
+        return self._sorted(r for r in self._rows.values() if r.is_open and r.guild_id == guild_id)
+
+    async def next_due(self) -> float | None:
+        return min((r.due_at for r in self._rows.values() if r.is_open and r.due_at is not None), default=None)
+
+    async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
+        rows = [r for r in self._rows.values() if r.is_open and r.due_at is not None and r.due_at <= now]
+        rows.sort(key=lambda r: (r.due_at or 0.0, r.id or 0))
+        return [r.copy() for r in rows[:limit]]
+
+    async def settings(self, guild_id: str) -> dict:
+        return json.loads(json.dumps(self._settings.get(guild_id, {})))
+
+    async def save_settings(self, guild_id: str, settings: dict, when: str) -> None:
+        self._settings[guild_id] = json.loads(json.dumps(settings))
+
+    async def pings(self, user_id: str) -> bool:
+        return self._pings.get(user_id, True)
+
+    async def set_pings(self, user_id: str, on: bool, when: str) -> None:
+        self._pings[user_id] = bool(on)
+
+    async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
+        return self._sorted(r for r in self._rows.values() if r.daily == day and r.variant == variant
+                            and r.players and r.players[0][0] == player_id)
+
+    async def add_daily_result(self, result: DailyResult) -> bool:
+        key = (result.day, result.variant, result.player_id)
+        if key in self._daily:
+            return False
+        self._daily[key] = replace(result)
+        return True
+
+    async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
+        return [replace(r) for r in self._daily.values() if r.guild_id == guild_id and r.variant == variant
+                and r.day == day]
+
 
 _COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
             "result", "reason", "score", "draw_offer", "created_at", "updated_at", "version",
-            "rules_version", "error")
+            "rules_version", "error", "home_channel_id", "message_id", "challenger_id", "move_seconds", "due_at",
+            "reminded", "takeback_offer", "hints", "plies_played", "daily", "par")
 
 
 def _to_row(record: GameRecord) -> tuple:
     values = {c: getattr(record, c) for c in _COLUMNS}
     values["players"] = json.dumps([list(p) for p in record.players])
     values["moves"] = json.dumps(record.moves)
+    values["reminded"] = int(record.reminded)
     return tuple(values[c] for c in _COLUMNS)
 
 
@@ -248,6 +370,7 @@ def _from_row(row: aiosqlite.Row) -> GameRecord:
     data = dict(row)
     data["players"] = [tuple(p) for p in json.loads(data["players"])]
     data["moves"] = json.loads(data["moves"])
+    data["reminded"] = bool(data["reminded"])
     return GameRecord(**data)
 
 
@@ -353,8 +476,8 @@ class SqliteStore:
         return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
 
     async def open_game(self, channel_id: str) -> GameRecord | None:
-        return await self._one(
-            "SELECT * FROM games WHERE channel_id = ? AND status IN ('challenge', 'active')", (channel_id,))
+        """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
+        return await self._one("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
 
     async def latest(self, channel_id: str) -> GameRecord | None:
         return await self._one("SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
@@ -444,6 +567,76 @@ class SqliteStore:
             f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT ?",
             (guild_id, variant, limit))).fetchall()
         return [_from_row(r) for r in rows]
+
+    # -- lobby, deadlines, settings, dailies ------------------------------------------------------
+    async def _many(self, sql: str, args: tuple) -> list[GameRecord]:
+        return [_from_row(r) for r in await (await self._conn.execute(sql, args)).fetchall()]
+
+    async def challenges(self, channel_id: str) -> list[GameRecord]:
+        return await self._many("SELECT * FROM games WHERE status = 'challenge' "
+                                "AND COALESCE(home_channel_id, channel_id) = ? ORDER BY id", (channel_id,))
+
+    async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
+        if guild_id is None:
+            return await self._many("SELECT * FROM games WHERE guild_id IS NULL "
+                                    "AND status IN ('challenge', 'active') ORDER BY id", ())
+        return await self._many("SELECT * FROM games WHERE guild_id = ? AND status IN ('challenge', 'active') "
+                                "ORDER BY id", (guild_id,))
+
+    async def next_due(self) -> float | None:
+        row = await (await self._conn.execute(
+            "SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND status IN ('challenge', 'active')")).fetchone()
+        return None if row is None or row[0] is None else float(row[0])
+
+    async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
+        return await self._many("SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= ? "
+                                "AND status IN ('challenge', 'active') ORDER BY due_at, id LIMIT ?", (now, limit))
+
+    async def settings(self, guild_id: str) -> dict:
+        row = await (await self._conn.execute("SELECT settings FROM guild_settings WHERE guild_id = ?",
+                                              (guild_id,))).fetchone()
+        return json.loads(row[0]) if row else {}
+
+    async def _write_one(self, sql: str, args: tuple) -> int:
+        async with self._write:
+            try:
+                cursor = await self._conn.execute(sql, args)
+                await self._conn.commit()
+            except BaseException:
+                await self._conn.rollback()
+                raise
+        return cursor.rowcount
+
+    async def save_settings(self, guild_id: str, settings: dict, when: str) -> None:
+        await self._write_one("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES (?, ?, ?) "
+                              "ON CONFLICT (guild_id) DO UPDATE SET settings = excluded.settings, "
+                              "updated_at = excluded.updated_at", (guild_id, json.dumps(settings), when))
+
+    async def pings(self, user_id: str) -> bool:
+        row = await (await self._conn.execute("SELECT pings FROM member_prefs WHERE user_id = ?",
+                                              (user_id,))).fetchone()
+        return True if row is None else bool(row[0])
+
+    async def set_pings(self, user_id: str, on: bool, when: str) -> None:
+        await self._write_one("INSERT INTO member_prefs (user_id, pings, updated_at) VALUES (?, ?, ?) "
+                              "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, "
+                              "updated_at = excluded.updated_at", (user_id, int(on), when))
+
+    async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
+        rows = await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? ORDER BY id", (day, variant))
+        return [r for r in rows if r.players and r.players[0][0] == player_id]
+
+    async def add_daily_result(self, result: DailyResult) -> bool:
+        placeholders = ", ".join("?" for _ in DAILY_COLUMNS)
+        values = tuple(int(v) if isinstance(v, bool) else v for v in (getattr(result, c) for c in DAILY_COLUMNS))
+        return await self._write_one(f"INSERT OR IGNORE INTO daily_results ({', '.join(DAILY_COLUMNS)}) "
+                                     f"VALUES ({placeholders})", values) == 1
+
+    async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
+        rows = await (await self._conn.execute(
+            "SELECT * FROM daily_results WHERE guild_id = ? AND variant = ? AND day = ?",
+            (guild_id, variant, day))).fetchall()
+        return [DailyResult(**{**dict(r), "solved": bool(r["solved"])}) for r in rows]
 
     async def close(self) -> None:
         await self._conn.close()

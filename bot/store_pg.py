@@ -13,6 +13,7 @@ asyncpg is an optional dependency (`pip install 'kibitz[postgres]'`); SQLite nee
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import Any
 
 from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
                     _from_row, _to_row)
-from .store import RATING_COLUMNS, PlayerRating, _rated_pair
+from .store import DAILY_COLUMNS, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
 
 try:
     import asyncpg
@@ -138,7 +139,8 @@ class PostgresStore:
         return await self._one("SELECT * FROM games WHERE id = $1", game_id)
 
     async def open_game(self, channel_id: str) -> GameRecord | None:
-        return await self._one(f"SELECT * FROM games WHERE channel_id = $1 AND {_OPEN_SQL}", channel_id)
+        """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
+        return await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = 'active'", channel_id)
 
     async def latest(self, channel_id: str) -> GameRecord | None:
         return await self._one("SELECT * FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
@@ -227,6 +229,60 @@ class PostgresStore:
             f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT $3",
             guild_id, variant, limit)
         return [_from_row(r) for r in rows]
+
+    # -- lobby, deadlines, settings, dailies ------------------------------------------------------
+    async def _many(self, sql: str, *args: Any) -> list[GameRecord]:
+        return [_from_row(r) for r in await self._pool.fetch(sql, *args)]
+
+    async def challenges(self, channel_id: str) -> list[GameRecord]:
+        return await self._many("SELECT * FROM games WHERE status = 'challenge' "
+                                "AND COALESCE(home_channel_id, channel_id) = $1 ORDER BY id", channel_id)
+
+    async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
+        return await self._many(f"SELECT * FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND {_OPEN_SQL} "
+                                "ORDER BY id", guild_id)
+
+    async def next_due(self) -> float | None:
+        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {_OPEN_SQL}")
+        return None if value is None else float(value)
+
+    async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
+        return await self._many(f"SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= $1 AND {_OPEN_SQL} "
+                                "ORDER BY due_at, id LIMIT $2", now, limit)
+
+    async def settings(self, guild_id: str) -> dict:
+        raw = await self._pool.fetchval("SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
+        return json.loads(raw) if raw else {}
+
+    async def save_settings(self, guild_id: str, settings: dict, when: str) -> None:
+        await self._pool.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES ($1, $2, $3) "
+                                 "ON CONFLICT (guild_id) DO UPDATE SET settings = EXCLUDED.settings, "
+                                 "updated_at = EXCLUDED.updated_at", guild_id, json.dumps(settings), when)
+
+    async def pings(self, user_id: str) -> bool:
+        value = await self._pool.fetchval("SELECT pings FROM member_prefs WHERE user_id = $1", user_id)
+        return True if value is None else bool(value)
+
+    async def set_pings(self, user_id: str, on: bool, when: str) -> None:
+        await self._pool.execute("INSERT INTO member_prefs (user_id, pings, updated_at) VALUES ($1, $2, $3) "
+                                 "ON CONFLICT (user_id) DO UPDATE SET pings = EXCLUDED.pings, "
+                                 "updated_at = EXCLUDED.updated_at", user_id, int(on), when)
+
+    async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
+        rows = await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 ORDER BY id", day, variant)
+        return [r for r in rows if r.players and r.players[0][0] == player_id]
+
+    async def add_daily_result(self, result: DailyResult) -> bool:
+        placeholders = ", ".join(f"${i}" for i in range(1, len(DAILY_COLUMNS) + 1))
+        values = [int(v) if isinstance(v, bool) else v for v in (getattr(result, c) for c in DAILY_COLUMNS)]
+        status = await self._pool.execute(f"INSERT INTO daily_results ({', '.join(DAILY_COLUMNS)}) "
+                                          f"VALUES ({placeholders}) ON CONFLICT DO NOTHING", *values)
+        return bool(status == "INSERT 0 1")
+
+    async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
+        rows = await self._pool.fetch("SELECT * FROM daily_results WHERE guild_id = $1 AND variant = $2 AND day = $3",
+                                      guild_id, variant, day)
+        return [DailyResult(**{**dict(r), "solved": bool(r["solved"])}) for r in rows]
 
     async def close(self) -> None:
         await self._pool.close()

@@ -119,9 +119,9 @@ async def test_unplayable_game_found_by_autocomplete_is_reported_on_the_next_com
 
 @pytest.mark.asyncio
 async def test_new_games_record_the_rules_version_they_started_under(service, store):
-    await service.challenge(CHANNEL, ALICE, BOB, "standard")
+    reply = await service.challenge(CHANNEL, ALICE, BOB, "standard")
     from importlib.metadata import version
-    assert (await store.open_game(CHANNEL)).rules_version == version("kibitz")
+    assert (await store.get(reply.game_id)).rules_version == version("kibitz")
 
 
 # -- defect 2: compare-and-set, and one process per SQLite file -----------------------------------
@@ -308,7 +308,7 @@ async def test_failed_writes_in_accept_decline_and_draw_offers_change_nothing():
         with pytest.raises(sqlite3.OperationalError):
             await call()
         store.fail = False
-        assert (await store.open_game(CHANNEL)).status == "challenge"
+        assert [r.status for r in await store.challenges(CHANNEL)] == ["challenge"]
     await service.accept(CHANNEL, BOB)                     # the retry works
     store.fail = True
     with pytest.raises(sqlite3.OperationalError):
@@ -335,8 +335,8 @@ async def test_a_renderer_failure_after_the_commit_still_reports_the_move(store)
 
 @pytest.mark.asyncio
 async def test_two_player_set_ups_store_their_seed_and_start_position(service, store):
-    await service.challenge(CHANNEL, ALICE, BOB, "zoo")
-    record = await store.open_game(CHANNEL)
+    reply = await service.challenge(CHANNEL, ALICE, BOB, "zoo")
+    record = await store.get(reply.game_id)
     assert record.seed is not None
     assert record.start_fen == rules.new_game("zoo", seed=record.seed).fen()
     await service.accept(CHANNEL, BOB)

@@ -80,8 +80,10 @@ async def test_decline_frees_the_channel(service, store):
 
 async def test_one_open_game_per_channel_but_other_channels_are_free(service):
     await started(service)
-    with pytest.raises(UserError, match="already has a game"):
-        await service.challenge(CHANNEL, CAROL, BOB, "standard")
+    reply = await service.challenge(CHANNEL, CAROL, BOB, "standard")   # challenges wait side by side ...
+    with pytest.raises(UserError, match="already has a game"):         # ... but cannot start in a busy channel
+        await service.accept(CHANNEL, BOB, reply.game_id)
+    await service.accept(CHANNEL, BOB, reply.game_id, play_in="thread-8")
     with pytest.raises(UserError, match="already has a game"):
         await service.start_puzzle(CHANNEL, CAROL, "kingswap")
     await service.start_puzzle("thread-9", CAROL, "kingswap", seed=4)

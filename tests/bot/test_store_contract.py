@@ -5,7 +5,7 @@ import pytest
 import pytest_asyncio
 
 from bot.service import GameService, UserError
-from bot.store import ChannelBusy, GameRecord, InMemoryStore, StaleRecord
+from bot.store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, InMemoryStore, StaleRecord, daily_key
 from bot.store_pg import PG_MIGRATIONS, PostgresStore, open_store
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
@@ -33,7 +33,9 @@ async def any_store(request, tmp_path):
 
 async def test_a_record_round_trips_with_every_field(any_store):
     rec = record(guild_id="77", seed=2**40 + 3, start_fen=START, moves=["e2e4", "g1f3 f1/g2"], result=None,
-                 draw_offer="2", rules_version="0.2.0", score=None)
+                 draw_offer="2", rules_version="0.2.0", score=None, home_channel_id="home", message_id="991",
+                 challenger_id="1", move_seconds=86400, due_at=1.8e9 + 0.25, reminded=True, takeback_offer="1",
+                 hints=2, plies_played=7, daily="2026-11-23", par=3)
     game_id = await any_store.create(rec)
     assert rec.id == game_id
     assert await any_store.get(game_id) == rec
@@ -49,12 +51,17 @@ async def test_ids_grow_and_latest_is_the_newest_game_of_the_channel(any_store):
     assert await any_store.latest("nowhere") is None
 
 
-async def test_a_second_open_game_in_a_channel_is_refused_on_create_and_on_save(any_store):
+async def test_a_second_game_in_play_in_a_channel_is_refused_on_create_and_on_save(any_store):
     finished = record(status="finished")
     await any_store.create(finished)
     await any_store.create(record())
     with pytest.raises(ChannelBusy):
-        await any_store.create(record(status="challenge"))
+        await any_store.create(record(status="active"))
+    waiting = record(status="challenge")                   # challenges wait beside a game in play
+    await any_store.create(waiting)
+    waiting.status = "active"                              # but cannot start beside it
+    with pytest.raises(ChannelBusy):
+        await any_store.save(waiting)
     finished.status = "active"                             # reopening an old game beside the open one
     with pytest.raises(ChannelBusy):
         await any_store.save(finished)
@@ -85,7 +92,9 @@ async def test_open_games_and_their_count_leave_out_finished_and_suspended_ones(
     assert [r.id for r in await any_store.open_games()] == [ids[0], ids[2]]
     assert await any_store.count_open() == 2
     assert await any_store.open_game("c1") is None
-    assert (await any_store.open_game("c2")).status == "challenge"
+    assert await any_store.open_game("c2") is None          # a challenge is not a game in play
+    assert [r.id for r in await any_store.challenges("c2")] == [ids[2]]
+    assert (await any_store.open_game("c0")).status == "active"
 
 
 async def test_postgres_migrations_are_numbered_recorded_and_run_once(pg_url):
@@ -127,3 +136,64 @@ async def test_unfinished_games_continue_after_a_restart_on_postgres(pg_url):
     with pytest.raises(UserError, match="not your turn"):
         await service.move(CHANNEL, BOB, "a6")
     await store.close()
+
+
+async def test_challenges_wait_in_their_home_channel_and_a_server_lists_its_open_games(any_store):
+    waiting = record(status="challenge", home_channel_id=CHANNEL, guild_id="g1")
+    waiting.players[1] = OPEN_SEAT
+    await any_store.create(waiting)
+    await any_store.create(record(channel="thread-1", status="active", home_channel_id=CHANNEL, guild_id="g1"))
+    await any_store.create(record(channel="c9", status="finished", guild_id="g1"))
+    await any_store.create(record(channel="c8", status="active", guild_id="g2"))
+    stored = (await any_store.challenges(CHANNEL))
+    assert [r.id for r in stored] == [waiting.id] and stored[0].open_seat == 1
+    assert await any_store.challenges("thread-1") == []
+    assert [r.channel_id for r in await any_store.open_in_guild("g1")] == [CHANNEL, "thread-1"]
+    assert [r.channel_id for r in await any_store.open_in_guild("g2")] == ["c8"]
+
+
+async def test_the_next_deadline_and_the_games_it_has_come_for(any_store):
+    assert await any_store.next_due() is None
+    late = await any_store.create(record(channel="a", due_at=100.0))
+    await any_store.create(record(channel="b", due_at=300.0))
+    await any_store.create(record(channel="c", status="finished", due_at=50.0))   # finished: never due
+    soon = await any_store.create(record(channel="d", status="challenge", due_at=200.0))
+    assert await any_store.next_due() == 100.0
+    assert [r.id for r in await any_store.due(250.0)] == [late, soon]
+    assert await any_store.due(99.0) == []
+
+
+async def test_server_settings_and_member_pings_are_kept(any_store):
+    assert await any_store.settings("g1") == {}
+    await any_store.save_settings("g1", {"threads": False, "days": 2}, "t1")
+    await any_store.save_settings("g1", {"threads": True, "days": 5, "variants": ["zoo"]}, "t2")
+    assert await any_store.settings("g1") == {"threads": True, "days": 5, "variants": ["zoo"]}
+    assert await any_store.settings("g2") == {}
+    assert await any_store.pings("7") is True
+    await any_store.set_pings("7", False, "t1")
+    assert await any_store.pings("7") is False and await any_store.pings("8") is True
+    await any_store.set_pings("7", True, "t2")
+    assert await any_store.pings("7") is True
+
+
+async def test_only_the_first_finish_of_a_daily_counts(any_store):
+    first = DailyResult("2026-11-23", "kingswap", "1", "g1", "alice", 5, True, 3, 0, 12, "t1")
+    assert await any_store.add_daily_result(first) is True
+    again = DailyResult("2026-11-23", "kingswap", "1", "g1", "alice", 6, True, 1, 0, 30, "t2")
+    assert await any_store.add_daily_result(again) is False
+    other = DailyResult("2026-11-23", "kingswap", "2", "g1", "bob", 7, False, 4, 2, 9, "t3")
+    assert await any_store.add_daily_result(other) is True
+    board = sorted(await any_store.daily_results("g1", "kingswap", "2026-11-23"), key=lambda r: daily_key(r, False))
+    assert [(r.name, r.score, r.solved) for r in board] == [("alice", 3, True), ("bob", 4, False)]
+    assert await any_store.daily_results("g2", "kingswap", "2026-11-23") == []
+
+
+async def test_a_members_copies_of_a_daily_deal_are_found(any_store):
+    mine = GameRecord("kingswap", "t-1", [("1", "alice")], START, "active", created_at="t", updated_at="t",
+                      daily="2026-11-23")
+    theirs = GameRecord("kingswap", "t-2", [("2", "bob")], START, "active", created_at="t", updated_at="t",
+                        daily="2026-11-23")
+    await any_store.create(mine)
+    await any_store.create(theirs)
+    assert [r.id for r in await any_store.daily_games("2026-11-23", "kingswap", "1")] == [mine.id]
+    assert await any_store.daily_games("2026-11-24", "kingswap", "1") == []
