@@ -281,8 +281,11 @@ class Game(ABC):
             return choices[0]
         if choices:
             names = [self.label(m) for m in choices]
-            raise PromotionChoice("Promote to which piece? " + ", ".join(names[:-1]) + " or " + names[-1],
-                                  choices)
+            question = "Promote to which piece?"
+            if any(name == move for name, move in zip(names, choices)):   # no SAN here: name the men
+                men = [PIECE_NAMES.get(m[-1].lower(), m[-1]).capitalize() for m in choices]
+                question = f"Promote to which piece: {_either(men)}?"
+            raise PromotionChoice(f"{question} {_either(names)}", choices)
         assert refusal is not None
         raise refusal
 
@@ -322,6 +325,11 @@ class Game(ABC):
 
 _PROMOTION = re.compile(r"[a-z]\d{1,2}[a-z]\d{1,2}[A-Za-z]")   # a one-part from-to turn naming a piece
 _PROMOTED = re.compile(r"=?[A-Z]$")                             # "e8=Q" -> "e8"
+
+def _either(words: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b or c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
 
 PIECE_NAMES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}
 
