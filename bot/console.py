@@ -50,7 +50,7 @@ def second_person(text: str) -> str:
     """The service's lines about a player named "you", with verbs that agree ("you start")."""
     text = _YOU_VERB.sub(lambda m: "you " + _THIRD_PERSON[m.group(1)], text)
     text = text.replace("Your move, you.", "Your move.").replace("you, you have", "you have")
-    return re.sub(r"(^|\n|\*\*)you\b", lambda m: m.group(1) + "You", text)
+    return re.sub(r"(^|\n|\*\*|[.!?] )you\b", lambda m: m.group(1) + "You", text)   # at a sentence's start
 
 
 class Console:

@@ -26,7 +26,7 @@ def test_console_plays_a_challenge_to_checkmate_and_writes_pngs(tmp_path):
     result = run_bot(tmp_path, script, "console")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "You challenge bob to **Standard chess**" in out
+    assert "You challenge bob to **Standard chess**. You would play White." in out
     assert "bob wins** (0-1): Checkmate." in out
     assert "r n b . k b n r" in out  # text board after the mate, black queen gone from d8
     pngs = sorted((tmp_path / "out").glob("*.png"))
