@@ -252,7 +252,11 @@ class Game(ABC):
     def _read(self, text: str) -> str:
         """The canonical turn `text` names, read as people type it (see rules/spelling.py):
         "nf3", "1...e5", "e2-e4", "O-O+"; a promotion without its piece asks which."""
-        if text in self.legal_moves():
+        memo = self._memo[-1]
+        known = memo.get("move_set")
+        if known is None:
+            known = memo["move_set"] = frozenset(self.legal_moves())
+        if text in known:
             return text
         plain = spelling.normalise(text)
         if not plain:
