@@ -330,6 +330,7 @@ class Game(ABC):
 _PROMOTION = re.compile(r"[a-z]\d{1,2}[a-z]\d{1,2}[A-Za-z]")   # a one-part from-to turn naming a piece
 _PROMOTED = re.compile(r"=?[A-Z]$")                             # "e8=Q" -> "e8"
 
+
 def _either(words: list[str]) -> str:
     """["a", "b", "c"] -> "a, b or c"."""
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
