@@ -1,6 +1,7 @@
 """A terminal front end over the same service and database: type the slash commands as text."""
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -36,6 +37,20 @@ def text_board(view: rules.BoardView) -> str:
         lines.append(f"{rank + 1} " + " ".join(row))
     lines.append("  " + " ".join(chr(97 + f) for f in range(view.files)))
     return "\n".join(lines)
+
+
+# The service writes of players in the third person ("bob plays e4."); the console user is "you".
+_THIRD_PERSON = {"starts": "start", "challenges": "challenge", "accepts": "accept", "plays": "play",
+                 "resigns": "resign", "claims": "claim", "offers": "offer", "takes": "take",
+                 "withdraws": "withdraw", "declines": "decline", "wins": "win", "has": "have", "is": "are"}
+_YOU_VERB = re.compile(r"(?<![\w@])you (" + "|".join(_THIRD_PERSON) + r")\b")
+
+
+def second_person(text: str) -> str:
+    """The service's lines about a player named "you", with verbs that agree ("you start")."""
+    text = _YOU_VERB.sub(lambda m: "you " + _THIRD_PERSON[m.group(1)], text)
+    text = text.replace("Your move, you.", "Your move.").replace("you, you have", "you have")
+    return re.sub(r"(^|\n|\*\*|[.!?] )you\b", lambda m: m.group(1) + "You", text)   # at a sentence's start
 
 
 class Console:
@@ -155,7 +170,7 @@ class Console:
         return "\n".join(lines)
 
     def show(self, reply: Reply) -> None:
-        self.say(reply.text)
+        self.say(second_person(reply.text) if self.user.name == "you" else reply.text)
         if reply.image is not None:
             if reply.view is not None:
                 self.say(text_board(reply.view))

@@ -22,6 +22,7 @@ from rules import Game, IllegalMove, Outcome, describe_view
 from .builder import Menu, menu as builder_menu
 from .paths import data_dir
 from .store import OPEN_SEAT, ChannelBusy, GameRecord, GameStore, StaleRecord
+from .suggest import suggest
 
 log = logging.getLogger(__name__)
 
@@ -70,31 +71,6 @@ class Reply:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def suggest(game: Game, prefix: str, limit: int | None) -> list[tuple[str, str]]:
-    """Autocomplete for a turn of one or more parts. While more turns match `prefix` than
-    `limit`, offer the distinct next parts instead ("b8c6"); typing "b8c6 " then offers only that
-    move's swaps. Names show the SAN of the first part beside the canonical text."""
-    typed = " ".join(prefix.split()).lower()
-    if typed and prefix.endswith(" "):
-        typed += " "
-    moves = sorted(game.legal_moves())
-    hits = [m for m in moves if m.lower().startswith(typed)]
-    depth = typed.count(" ") + 1
-    if limit is not None and len(hits) > limit:
-        hits = list(dict.fromkeys(" ".join(m.split()[:depth]) for m in hits))[:limit]
-    complete = set(moves)
-    out = []
-    for value in hits:
-        if value in complete:
-            shown = game.label(value)
-        else:
-            example = next(m for m in moves if m.startswith(value + " "))
-            shown = " ".join(game.label(example).split(" ")[:len(value.split())]) + " …"
-        name = shown if shown.rstrip(" …") == value else f"{shown} ({value})"
-        out.append((value, name))
-    return out
 
 
 def _default_renderer(view, orientation: str) -> bytes:
@@ -404,6 +380,10 @@ class GameService:
             live = self._live.get(channel) or await self._load(channel)
             if live is None or live.game is None or live.game.outcome:
                 return []
+            try:
+                self._require_turn(live.record, live.game, user)
+            except UserError:
+                return []   # nothing to offer someone who is not to move
             return await asyncio.to_thread(suggest, live.game, prefix, limit)
 
     async def warm_up(self) -> None:
@@ -655,13 +635,14 @@ class GameService:
 
     @staticmethod
     def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
+        reason = outcome.reason[:1].upper() + outcome.reason[1:]   # shown capitalised; the reason itself stays as ruled
         if record.solo:
             score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
-            return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {outcome.reason}.{score}"
+            return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {reason}.{score}"
         if outcome.winner is None:
-            return f"**Draw** ({outcome.result}): {outcome.reason}."
+            return f"**Draw** ({outcome.result}): {reason}."
         name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
-        return f"**{name} wins** ({outcome.result}): {outcome.reason}."
+        return f"**{name} wins** ({outcome.result}): {reason}."
 
     # -- the turn builder (bot/builder.py) ----------------------------------------------------------
     BUILD_STALE = "This board is from an earlier position: nothing was played. Use the newest board (or /board)."

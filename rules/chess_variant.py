@@ -329,7 +329,7 @@ _LONG_ALGEBRAIC = re.compile(r"([KQRBNP]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBN
 def long_algebraic(board: chess.Board, text: str) -> str | None:
     """The from-to move that long algebraic `d5xe4`, `e2-e4`, `Ng1-f3`, `e7-e8=Q` names, or None
     (also None when its piece letter is not the man on the from-square)."""
-    found = _LONG_ALGEBRAIC.fullmatch(text.replace(" ", ""))
+    found = _LONG_ALGEBRAIC.fullmatch(text)   # "e2 e4" is two parts, not a spelling of e2e4
     if not found:
         return None
     letter, frm, to, promo = found.groups()

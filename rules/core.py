@@ -14,15 +14,27 @@ position twice.
 """
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
+
+from . import spelling
 
 WHITE, BLACK = "white", "black"
 
 
 class IllegalMove(ValueError):
     """A move the rules refuse. The message is written for the player."""
+
+
+class PromotionChoice(IllegalMove):
+    """A promotion typed without its piece ("e7e8", "e8") where the rules allow a choice.
+    `moves`: the canonical turns to choose from, best-known piece first."""
+
+    def __init__(self, message: str, moves: list[str]) -> None:
+        super().__init__(message)
+        self.moves = moves
 
 
 @dataclass(frozen=True)
@@ -188,7 +200,7 @@ class Game(ABC):
             raise IllegalMove("The game is over.")
         if " " in text or "\t" in text or "\n" in text:
             text = " ".join(text.split())   # parts are separated by exactly one space
-        canonical = self._resolve(text)
+        canonical = self._read(text)
         self._apply(canonical)
         self._history.append(canonical)
         self._memo.append({})
@@ -236,6 +248,68 @@ class Game(ABC):
         """Alt text: the position in words."""
         return describe_view(self.view(), self.info.name)
 
+    # -- reading what people type -----------------------------------------------------------
+    def _read(self, text: str) -> str:
+        """The canonical turn `text` names, read as people type it (see rules/spelling.py):
+        "nf3", "1...e5", "e2-e4", "O-O+"; a promotion without its piece asks which."""
+        memo = self._memo[-1]
+        known = memo.get("move_set")
+        if known is None:
+            known = memo["move_set"] = frozenset(self.legal_moves())
+        if text in known:
+            return text
+        plain = spelling.normalise(text)
+        if not plain:
+            raise IllegalMove("Type a move, for example e2e4.")
+        try:
+            found: str | None = self._resolve(plain)
+            refusal: IllegalMove | None = None
+        except IllegalMove as exc:
+            found, refusal = None, exc
+        capital = spelling.capitalised(plain)
+        if capital is not None:
+            try:
+                other = self._resolve(capital)
+            except IllegalMove as exc:
+                other = None
+                if found is None and not plain.startswith("b"):
+                    refusal = exc   # "nf3" means Nf3: say why Nf3 is not legal
+            if found is not None and other is not None and other != found:
+                name = PIECE_NAMES.get(capital[0].lower(), capital[0])
+                raise IllegalMove(f"Ambiguous: {capital} ({name}) or {plain} (pawn)?")
+            found = found or other
+        if found is not None:
+            return found
+        choices = self._promotions(plain)
+        if len(choices) == 1:
+            return choices[0]
+        if choices:
+            names = [self.label(m) for m in choices]
+            question = "Promote to which piece?"
+            if any(name == move for name, move in zip(names, choices)):   # no SAN here: name the men
+                men = [PIECE_NAMES.get(m[-1].lower(), m[-1]).capitalize() for m in choices]
+                question = f"Promote to which piece: {_either(men)}?"
+            raise PromotionChoice(f"{question} {_either(names)}", choices)
+        assert refusal is not None
+        raise refusal
+
+    def _promotions(self, text: str) -> list[str]:
+        """The legal promotions that `text` names but for the piece: from-to ("e7e8") or SAN
+        ("e8", "exd8"), in the order queen, rook, bishop, knight, then others."""
+        if " " in text:
+            return []
+        hits = []
+        for move in self.legal_moves():
+            if not _PROMOTION.fullmatch(move):
+                continue
+            if move[:-1] == text.lower():
+                hits.append(move)
+                continue
+            written = _PROMOTED.sub("", self.label(move).rstrip("+#"))
+            if written == text and written != self.label(move):
+                hits.append(move)
+        return sorted(hits, key=lambda m: ("qrbn".find(m[-1].lower()) % 5, m))
+
     # -- for subclasses --------------------------------------------------------------------
     @abstractmethod
     def _moves(self) -> list[str]: ...
@@ -251,6 +325,15 @@ class Game(ABC):
 
     @abstractmethod
     def _judge(self) -> Outcome | None: ...
+
+
+_PROMOTION = re.compile(r"[a-z]\d{1,2}[a-z]\d{1,2}[A-Za-z]")   # a one-part from-to turn naming a piece
+_PROMOTED = re.compile(r"=?[A-Z]$")                             # "e8=Q" -> "e8"
+
+
+def _either(words: list[str]) -> str:
+    """["a", "b", "c"] -> "a, b or c"."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
 PIECE_NAMES = {"k": "king", "q": "queen", "r": "rook", "b": "bishop", "n": "knight", "p": "pawn"}

@@ -26,8 +26,8 @@ def test_console_plays_a_challenge_to_checkmate_and_writes_pngs(tmp_path):
     result = run_bot(tmp_path, script, "console")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "you challenges bob to **Standard chess**" in out
-    assert "bob wins** (0-1): checkmate" in out
+    assert "You challenge bob to **Standard chess**. You would play White." in out
+    assert "bob wins** (0-1): Checkmate." in out
     assert "r n b . k b n r" in out  # text board after the mate, black queen gone from d8
     pngs = sorted((tmp_path / "out").glob("*.png"))
     assert len(pngs) == 5
@@ -43,6 +43,17 @@ def test_console_refuses_bad_input_politely(tmp_path):
     assert "! I don't know a variant called 'nonsense'" in out
     assert "! The seed must be a whole number" in out
     assert "! I can't read 'z9'" in out
+
+
+def test_console_speaks_to_you_with_verbs_that_agree(tmp_path):
+    out = run_bot(tmp_path, "/puzzle kingswap 3\n/resign\n/quit\n", "console").stdout
+    assert "You start **KingSwap!**" in out and "you starts" not in out.lower()
+    assert "You resign." in out and "**Failed**: Gave up." in out
+
+
+def test_console_leaves_other_players_in_the_third_person(tmp_path):
+    out = run_bot(tmp_path, "/as bob\n/puzzle kingswap 3\n/quit\n", "console").stdout
+    assert "bob starts **KingSwap!**" in out
 
 
 def text_boards(out):

@@ -26,7 +26,7 @@ async def test_challenge_accept_and_fools_mate_store_the_result(service, store):
     for user, move in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4")]:
         await service.move(CHANNEL, user, move)
     final = await service.move(CHANNEL, BOB, "Qh4")
-    assert "bob wins" in final.text and "checkmate" in final.text and final.finished
+    assert "bob wins" in final.text and "Checkmate" in final.text and final.finished
     record = await store.get(reply.game_id)
     assert (record.status, record.result, record.reason) == ("finished", "0-1", "checkmate")
     assert record.moves == ["f2f3", "e7e5", "g2g4", "d8h4"]
@@ -103,7 +103,7 @@ async def test_unknown_variant_and_wrong_kind_are_refused(service):
 async def test_resign_gives_the_game_to_the_opponent(service, store):
     game_id = await started(service)
     reply = await service.resign(CHANNEL, BOB)
-    assert "alice wins" in reply.text and "black resigned" in reply.text
+    assert "alice wins" in reply.text and "Black resigned" in reply.text
     assert (await store.get(game_id)).result == "1-0"
 
 

@@ -214,7 +214,8 @@ async def check_agreement(service: GameService, store) -> None:
             game.play(move)
         assert game.fen() == record.fen, f"game {record.id} replays to {game.fen()}, stored {record.fen}"
         if record.status == "active":
-            user = next(p for p in PLAYERS if p.id == record.players[0][0])
+            seat = record.players[0 if game.turn == rules.WHITE else -1][0]   # suggestions go to the player to move
+            user = next(p for p in PLAYERS if p.id == seat)
             assert await service.move_suggestions(channel, user, limit=None) == sorted(game.legal_moves())
 
 

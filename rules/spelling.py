@@ -1,0 +1,43 @@
+"""How people type moves, read into the text a variant's `_resolve` knows: one step every variant gets.
+
+`normalise("12... Nf6!?")` -> "Nf6"; `normalise("e2-e4")` -> "e2e4"; `normalise("0-0+")` -> "O-O".
+A space still separates the parts of a turn, so "e2 e4" stays two parts. `capitalised("nf3")`
+gives the reading with the piece letter in upper case ("Nf3"), or None where there is none.
+"""
+from __future__ import annotations
+
+import re
+
+_MOVE_NUMBER = re.compile(r"^\d+\s*(?:\.+|…)\s*")          # "1. ", "1.", "1...", "12… "
+_ANNOTATION = re.compile(r"(?<=\S)[+#!?]+$")                 # "Nf3+", "e4!?", "Qh7#"
+_DASHED = re.compile(r"^([KQRBNP]?)([a-z]\d{1,2})[-–]([a-z]\d{1,2})(.*)$")   # "e2-e4", "Ng1-f3"
+_CASTLING = {"0-0": "O-O", "0-0-0": "O-O-O", "o-o": "O-O", "o-o-o": "O-O-O"}
+_FROM_TO = re.compile(r"^[a-z]\d{1,2}[-x:]?[a-z]\d{1,2}")    # a from-to part: never a piece letter
+PIECE_LETTERS = "kqrbn"
+
+
+def normalise(text: str) -> str:
+    """`text` (one space between parts) without move number, annotations or from-to dashes."""
+    text = _MOVE_NUMBER.sub("", text, count=1)
+    return " ".join(_part(part) for part in text.split())
+
+
+def _part(part: str) -> str:
+    part = _ANNOTATION.sub("", part)
+    castled = _CASTLING.get(part.lower())
+    if castled:
+        return castled
+    dashed = _DASHED.match(part)
+    if dashed:
+        letter, frm, to, rest = dashed.groups()
+        return letter + frm + to + rest
+    return part
+
+
+def capitalised(text: str) -> str | None:
+    """`text` with a lower-case piece letter starting each part made upper case ("nf3" -> "Nf3",
+    "ngf6 nfd7" -> "Ngf6 Nfd7"), or None when no part starts so (from-to parts like b1c2 never do)."""
+    parts = text.split()
+    changed = [p[0].upper() + p[1:] if p[:1] in PIECE_LETTERS and len(p) > 2 and not _FROM_TO.match(p) else p
+               for p in parts]
+    return " ".join(changed) if changed != parts else None
