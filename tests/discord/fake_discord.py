@@ -727,6 +727,9 @@ class FakeDiscord:
             return self._callback(parts[1], parts[2], body, files)
         if parts[:1] == ["webhooks"] and len(parts) >= 3:
             return self._webhook(method, parts, query, body, files)
+        if parts[:1] == ["users"] and len(parts) == 2 and method == "GET":
+            user = next((u for u in (*self.members, self.bot_user) if u["id"] == parts[1]), None)
+            return _json(user) if user is not None else _json({"message": "Unknown User", "code": 10013}, status=404)
         if parts[:3] == ["users", "@me", "channels"] and method == "POST":
             recipient = next((u for u in self.members if u["id"] == str((body or {}).get("recipient_id"))), None)
             if recipient is None:
@@ -794,7 +797,7 @@ class FakeDiscord:
                              status=400)
         kind = PUBLIC_THREAD if message_id is not None else int(body.get("type") or PRIVATE_THREAD)
         now = _now_iso()
-        thread = {
+        thread: dict[str, Any] = {
             "id": message_id or str(self._next_id()), "type": kind, "guild_id": self.guild_id,
             "parent_id": channel_id, "owner_id": self.app_id, "name": body.get("name") or "thread",
             "last_message_id": None, "rate_limit_per_user": body.get("rate_limit_per_user") or 0,
@@ -962,28 +965,49 @@ class FakeDiscord:
 
     # -- driving the bot ------------------------------------------------------------------------
     def _interaction(self, kind: int, user: dict[str, Any], data: dict[str, Any],
-                     message: dict[str, Any] | None = None, channel: str | None = None) -> InteractionLog:
+                     message: dict[str, Any] | None = None) -> InteractionLog:
+        """An interaction by `user` in the default channel (see _place for others)."""
         interaction_id = str(self._next_id())
         token = f"tok-{interaction_id}"
-        channel = channel or self.channel_id
-        if not self._knows(channel):
-            raise AssertionError(f"no channel, thread or DM {channel}")
         payload: dict[str, Any] = {
             "id": interaction_id, "application_id": self.app_id, "type": kind, "token": token, "version": 1,
-            "channel_id": channel, "channel": self.channel_object(channel), "locale": "en-US",
-            "app_permissions": str(self.app_permissions(channel)), "entitlements": [],
-            "attachment_size_limit": 10 * 1024 * 1024, "data": data,
+            "locale": "en-US", "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024, "data": data,
         }
+        if message is not None:
+            payload["message"] = message
+        log = InteractionLog(interaction_id, token, kind, payload)
+        self._place(log, self.channel_id, user)
+        self.interactions[token] = log
+        return log
+
+    def _place(self, log: InteractionLog, channel: str, user: dict[str, Any]) -> None:
+        """Make the interaction run in `channel` (a channel, thread or DM): its channel, guild,
+        member or user, context and app_permissions as Discord sends them there."""
+        if not self._knows(channel):
+            raise AssertionError(f"no channel, thread or DM {channel}")
+        payload = log.payload
+        for key in ("guild_id", "member", "user", "guild_locale"):
+            payload.pop(key, None)
+        payload.update(channel_id=channel, channel=self.channel_object(channel),
+                       app_permissions=str(self.app_permissions(channel)))
         if self._is_dm(channel):
             payload.update(user=user, context=1, authorizing_integration_owners={"0": "0"})
         else:
             payload.update(guild_id=self.guild_id, member=self._member(user), guild_locale="en-US", context=0,
                            authorizing_integration_owners={"0": self.guild_id})
-        if message is not None:
-            payload["message"] = message
-        log = InteractionLog(interaction_id, token, kind, payload)
-        self.interactions[token] = log
+
+    def _new_interaction(self, kind: int, user: dict[str, Any], data: dict[str, Any], *,
+                         message: dict[str, Any] | None = None, channel: str | None = None) -> InteractionLog:
+        log = self._interaction(kind, user, data, message)
+        if channel is None and message is not None and self._knows(str(message.get("channel_id"))):
+            channel = str(message["channel_id"])     # a click runs where the clicked message is
+        if channel is not None and channel != log.channel_id:
+            self._place(log, channel, user)
         return log
+
+    def _channel(self) -> dict[str, Any]:
+        """The default channel, as interactions carry it."""
+        return self.channel_object(self.channel_id)
 
     def _command_named(self, name: str, channel: str | None = None) -> dict[str, Any]:
         in_guild = channel is None or not self._is_dm(channel)
@@ -1043,13 +1067,13 @@ class FakeDiscord:
         DM id; default: fake.channel_id); wait for the bot's answer (with wait=False, return as soon
         as the interaction is dispatched)."""
         data = self._command_data(name, options or {}, None, channel)
-        return await self._run(self._interaction(2, user, data, channel=channel), timeout, wait)
+        return await self._run(self._new_interaction(2, user, data, channel=channel), timeout, wait)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str, *, user: dict[str, Any],
                            timeout: float = 5.0, channel: str | None = None) -> list[dict[str, Any]]:
         """Type into option `focused` of /name; return the choices the bot offered."""
         data = self._command_data(name, options, focused, channel)
-        log = await self._run(self._interaction(4, user, data, channel=channel), timeout)
+        log = await self._run(self._new_interaction(4, user, data, channel=channel), timeout)
         return log.choices
 
     async def click(self, custom_id: str, *, user: dict[str, Any], message: dict[str, Any] | None = None,
@@ -1059,7 +1083,7 @@ class FakeDiscord:
         if message is None:
             message = self.message_with(custom_id)
         data = {"custom_id": custom_id, "component_type": 2}
-        log = self._interaction(3, user, data, message=message, channel=channel or message.get("channel_id"))
+        log = self._new_interaction(3, user, data, message=message, channel=channel)
         log.original = message   # for a component interaction, @original is the clicked message
         return await self._run(log, timeout, wait)
 
@@ -1071,7 +1095,7 @@ class FakeDiscord:
         if message is None:
             message = self.message_with(custom_id)
         data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
-        log = self._interaction(3, user, data, message=message, channel=channel or message.get("channel_id"))
+        log = self._new_interaction(3, user, data, message=message, channel=channel)
         log.original = message
         return await self._run(log, timeout, wait)
 
