@@ -83,8 +83,19 @@ async def test_messages_in_a_thread_are_kept_with_the_thread_and_edits_are_recor
 
     edited = await thread.edit(name="game over", archived=True, locked=True)
     assert edited.name == "game over" and edited.archived and edited.locked
-    assert fake.thread_edits == [(str(thread.id), {"name": "game over", "archived": True, "locked": True})]
+    assert fake.channel_patches == [(str(thread.id), {"name": "game over", "archived": True, "locked": True})]
     assert fake.threads[str(thread.id)]["thread_metadata"]["archived"] is True
+
+
+async def test_an_answer_to_a_command_in_a_thread_is_listed_in_the_thread(fake, bot, seen):
+    thread = await text_channel(bot, fake.channel_id).create_thread(name="game", type=discord.ChannelType.public_thread)
+    await fake.wait_until(lambda: bot.get_channel(thread.id))
+    log = await fake.slash("variants", user=fake.alice, channel=str(thread.id))
+    assert isinstance(seen[-1].channel, discord.Thread) and seen[-1].channel.parent_id == int(fake.channel_id)
+    [answer] = fake.messages_in(str(thread.id))
+    assert answer.message == log.reply.message
+    assert answer.message["channel_id"] == str(thread.id) and answer.message["guild_id"] == fake.guild_id
+    assert fake.messages_in(fake.channel_id) == []
 
 
 async def test_a_click_on_a_message_in_a_thread_runs_in_the_thread(fake, bot, seen):
@@ -192,9 +203,21 @@ async def test_guild_commands_are_stored_and_counted_per_guild(fake, bot, seen):
 
 async def test_preset_commands_are_there_before_any_sync(service):
     async with FakeDiscord(commands=[{"name": "board", "description": "Show the board"}]) as fake:
+        guild = discord.Object(int(fake.guild_id))
+        fake.guild_commands[fake.guild_id] = [fake._command({"name": "games", "description": "Games"}, fake.guild_id)]
         async with running_bot(fake, service, sync=False) as bot:
             assert [c.name for c in await bot.tree.fetch_commands()] == ["board"]
-            assert fake.command_syncs == 0
+            assert [c.name for c in await bot.tree.fetch_commands(guild=guild)] == ["games"]
+            assert fake.command_syncs == 0 and fake.guild_command_syncs[fake.guild_id] == 0
+            log = await fake.slash("games", user=fake.alice, wait=False)
+            assert log.payload["data"]["guild_id"] == fake.guild_id
+
+
+async def test_preset_guild_commands_come_from_the_constructor(service):
+    async with FakeDiscord(guild_commands={"42": [{"name": "games", "description": "Games"}]}) as fake:
+        async with running_bot(fake, service, sync=False) as bot:
+            [games] = await bot.tree.fetch_commands(guild=discord.Object(42))
+            assert games.name == "games" and games.guild_id == 42
 
 
 async def test_one_fake_serves_two_bot_sessions_in_turn(fake, service):
