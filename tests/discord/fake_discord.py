@@ -31,7 +31,8 @@ commands, create public/private threads, send in threads; no Manage anything), `
 (``fake.admin_role``, Administrator) and ``Moderator`` (``fake.moderator_role``: Manage Threads
 and Manage Messages, not Manage Server). Members: ``fake.alice`` (owner, Admin: every
 permission), ``fake.bob`` and ``fake.carol`` (ordinary), ``fake.moderator`` (user ``mod``,
-Moderator). Interaction payloads carry each member's ``roles`` and ``permissions``, so the bot's
+Moderator). The bot has the managed role ``Kibitz`` (``fake.bot_role``: every permission but
+Administrator, so channel overwrites apply to it). Interaction payloads carry each member's ``roles`` and ``permissions``, so the bot's
 ``interaction.permissions`` is right. ``fake.add_role(name, permissions) -> id`` and
 ``fake.add_member(name, permissions=None, roles=[role ids])`` add more (permissions default to
 @everyone's plus the roles'; all of them with Administrator); added after the bot connected they
@@ -59,10 +60,15 @@ with ``PUT /channels/{thread}/thread-members/{user}``; DELETE removes). ``GET /c
 answers channels, threads and DMs (404 code 10003 for others); ``PATCH /channels/{id}`` renames,
 archives, locks threads (or renames channels), dispatches THREAD_UPDATE / CHANNEL_UPDATE and is
 recorded in ``fake.channel_patches`` as ``(id, body)``. ``fake.deny_threads(channel_id=None)``
-(None: everywhere) makes thread creation there answer 403 ``{"message": "Missing Permissions",
-"code": 50013}`` and drops CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS and
-SEND_MESSAGES_IN_THREADS from ``app_permissions`` of interactions in that channel and its
-threads (``fake.app_permissions(channel_id)``). Posting in a thread is allowed.
+(None: every channel, also those added later) puts a permission overwrite on the channel denying
+the bot CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS and SEND_MESSAGES_IN_THREADS (dispatched
+as CHANNEL_UPDATE, so ``channel.permissions_for(guild.me)`` agrees): thread creation there
+answers 403 ``{"message": "Missing Permissions", "code": 50013}`` and ``app_permissions`` of
+interactions in the channel and its threads lack them (``fake.app_permissions(channel_id)``).
+Posting in a thread is allowed. A private thread is seen by its members and by those with Manage
+Threads only: running an interaction there as anyone else raises AssertionError (a test mistake,
+as Discord would never send it). As on Discord, a bot message in a private thread that pings a
+user (per its allowed_mentions) adds them to the thread.
 
 DMs: ``POST /users/@me/channels {recipient_id}`` answers the user's DM channel (type 1, the same
 id every time; ``fake.dm_channel_of(user)`` gives it, creating it if need be).
@@ -373,6 +379,8 @@ class FakeDiscord:
         self._add_role_object(self.guild_id, "@everyone", MEMBER_PERMISSIONS, position=0)
         self.admin_role = self.add_role("Admin", ADMINISTRATOR)
         self.moderator_role = self.add_role("Moderator", MANAGE_THREADS | MANAGE_MESSAGES)
+        self.bot_role = self.add_role("Kibitz", ALL_PERMISSIONS & ~ADMINISTRATOR)   # the bot's own, managed
+        self.roles[self.bot_role].update(managed=True, tags={"bot_id": self.app_id})
         self._member_roles: dict[str, list[str]] = {}
         self._member_permissions: dict[str, int] = {}
         self.members: list[dict[str, Any]] = []
@@ -490,7 +498,7 @@ class FakeDiscord:
 
     def _member(self, user: dict[str, Any], *, with_user: bool = True) -> dict[str, Any]:
         if user["id"] == self.app_id:
-            roles, permissions = [], ALL_PERMISSIONS
+            roles, permissions = [self.bot_role], self.app_permissions(self.channel_id)
         else:
             roles, permissions = self._member_roles.get(user["id"], []), self.permissions_of(user)
         member = {"roles": list(roles), "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False,
@@ -511,6 +519,9 @@ class FakeDiscord:
         GUILD_CREATE; after, as CHANNEL_CREATE (wait for the bot to see it with wait_until)."""
         channel = self._text_channel(str(self._next_id()), name)
         self.channels[channel["id"]] = channel
+        if None in self._threads_denied:
+            channel["permission_overwrites"].append(
+                {"id": self.app_id, "type": 1, "allow": "0", "deny": str(THREAD_PERMISSIONS)})
         self._later("CHANNEL_CREATE", lambda: dict(channel))
         return channel["id"]
 
@@ -557,19 +568,29 @@ class FakeDiscord:
         self._dms_denied.add(user["id"])
 
     def deny_threads(self, channel_id: str | None = None) -> None:
-        """The bot may not create threads in `channel_id` (None: anywhere): creating one answers 403,
-        and app_permissions in interactions there lack the thread permissions."""
+        """The bot may not create threads in `channel_id` (None: in every channel, also those added
+        later): a permission overwrite on the channel denies the bot the thread permissions, so
+        creating one answers 403, and app_permissions (and discord.py's
+        ``channel.permissions_for(guild.me)``) lack them there."""
         self._threads_denied.add(channel_id)
+        for cid in self.channels if channel_id is None else [channel_id]:
+            self._deny_threads_in(cid)
 
-    def _threads_allowed(self, channel_id: str) -> bool:
-        parent = self.threads[channel_id]["parent_id"] if channel_id in self.threads else channel_id
-        return None not in self._threads_denied and parent not in self._threads_denied
+    def _deny_threads_in(self, channel_id: str) -> None:
+        channel = self.channels[channel_id]
+        overwrite = {"id": self.app_id, "type": 1, "allow": "0", "deny": str(THREAD_PERMISSIONS)}
+        channel["permission_overwrites"] = [o for o in channel["permission_overwrites"] if o["id"] != self.app_id]
+        channel["permission_overwrites"].append(overwrite)
+        self._later("CHANNEL_UPDATE", lambda: dict(channel))
 
     def app_permissions(self, channel_id: str) -> int:
-        """What the bot may do in a channel, as interactions there tell it."""
-        permissions = ALL_PERMISSIONS
-        if not self._threads_allowed(channel_id):
-            permissions &= ~THREAD_PERMISSIONS
+        """What the bot may do in a channel, thread or DM, as interactions there tell it: its roles'
+        permissions, then the channel's (a thread's parent's) overwrites for it."""
+        permissions = int(self.roles[self.guild_id]["permissions"]) | int(self.roles[self.bot_role]["permissions"])
+        parent = self.threads[channel_id]["parent_id"] if channel_id in self.threads else channel_id
+        for overwrite in self.channels.get(parent, {}).get("permission_overwrites", []):
+            if overwrite["id"] in (self.guild_id, self.bot_role, self.app_id):
+                permissions = (permissions & ~int(overwrite["deny"])) | int(overwrite["allow"])
         return permissions
 
     def messages_in(self, channel_id: str) -> list[Sent]:
@@ -862,7 +883,9 @@ class FakeDiscord:
     def _create_thread(self, channel_id: str, body: dict[str, Any], message_id: str | None) -> web.Response:
         if channel_id not in self.channels:
             return _json({"message": "Cannot execute action on this channel type", "code": 50024}, status=400)
-        if not self._threads_allowed(channel_id):
+        needed = CREATE_PRIVATE_THREADS if body.get("type") == PRIVATE_THREAD or (
+            message_id is None and body.get("type") is None) else CREATE_PUBLIC_THREADS
+        if not self.app_permissions(channel_id) & needed:
             return _json({"message": "Missing Permissions", "code": 50013}, status=403)
         if message_id is not None:
             message = self.messages.get(message_id)
@@ -935,6 +958,8 @@ class FakeDiscord:
             thread = self.threads[channel_id]
             thread.update(last_message_id=message["id"], message_count=thread["message_count"] + 1,
                           total_message_sent=thread["total_message_sent"] + 1)
+            if thread["type"] == PRIVATE_THREAD:   # Discord: pinging someone in a private thread adds them
+                thread["members"].extend(u["id"] for u in message["mentions"] if u["id"] not in thread["members"])
         return _json(message)
 
     @staticmethod
@@ -1061,6 +1086,10 @@ class FakeDiscord:
         member or user, context and app_permissions as Discord sends them there."""
         if not self._knows(channel):
             raise AssertionError(f"no channel, thread or DM {channel}")
+        thread = self.threads.get(channel)
+        if thread is not None and thread["type"] == PRIVATE_THREAD and user["id"] not in thread["members"] \
+                and not self.permissions_of(user) & (MANAGE_THREADS | ADMINISTRATOR):
+            raise AssertionError(f"{user['username']} cannot see private thread {channel}: not a member")
         payload = log.payload
         for key in ("guild_id", "member", "user", "guild_locale"):
             payload.pop(key, None)

@@ -65,6 +65,20 @@ async def test_a_private_thread_created_through_discord_py_is_a_real_thread(fake
     assert isinstance(fetched, discord.Thread) and fetched.member_count == 2
 
 
+async def test_a_private_thread_is_seen_by_its_members_and_moderators_only(fake, bot):
+    thread = await text_channel(bot, fake.channel_id).create_thread(name="Daily puzzle")
+    await fake.wait_until(lambda: bot.get_channel(thread.id))
+    with pytest.raises(AssertionError, match="cannot see private thread"):
+        await fake.slash("variants", user=fake.carol, channel=str(thread.id))
+    await fake.slash("variants", user=fake.moderator, channel=str(thread.id))   # Manage Threads sees it
+    await thread.send(f"<@{fake.carol['id']}> today's puzzle",
+                      allowed_mentions=discord.AllowedMentions(users=True))
+    assert fake.threads[str(thread.id)]["members"] == [fake.app_id, fake.carol["id"]]   # a ping adds her
+    await fake.slash("variants", user=fake.carol, channel=str(thread.id))
+    await thread.send(f"<@{fake.bob['id']}> not you", allowed_mentions=discord.AllowedMentions.none())
+    assert fake.bob["id"] not in fake.threads[str(thread.id)]["members"]
+
+
 async def test_a_public_thread_from_a_message_takes_the_message_id(fake, bot):
     message = await text_channel(bot, fake.channel_id).send("Game on")
     thread = await message.create_thread(name="alice vs bob")
@@ -126,9 +140,15 @@ async def test_denied_threads_answer_403_and_show_in_app_permissions(fake, bot, 
     assert denied.send_messages
     assert allowed.create_public_threads and allowed.create_private_threads
 
+    guild = text_channel(bot, fake.channel_id).guild
+    await fake.wait_until(lambda: not text_channel(bot, fake.channel_id).permissions_for(guild.me).create_private_threads)
+    assert text_channel(bot, lobby).permissions_for(guild.me).create_private_threads
+
     fake.deny_threads()
     with pytest.raises(discord.Forbidden):
         await text_channel(bot, lobby).create_thread(name="nope")
+    later = fake.add_channel("later")
+    assert not fake.app_permissions(later) & discord.Permissions(create_public_threads=True).value
 
 
 async def test_members_carry_realistic_permissions_and_roles(fake, bot, seen):
@@ -136,7 +156,7 @@ async def test_members_carry_realistic_permissions_and_roles(fake, bot, seen):
     assert guild is not None and guild.owner_id == int(fake.alice["id"])
     assert guild.default_role.permissions.create_public_threads
     assert not guild.default_role.permissions.manage_guild
-    assert {r.name for r in guild.roles} == {"@everyone", "Admin", "Moderator"}
+    assert {r.name for r in guild.roles} == {"@everyone", "Admin", "Moderator", "Kibitz"}
     for user in (fake.alice, fake.bob, fake.moderator):
         await fake.slash("variants", user=user)
     alice, bob, mod = (i.permissions for i in seen[-3:])
