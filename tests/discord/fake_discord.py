@@ -65,7 +65,8 @@ the bot CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS and SEND_MESSAGES_IN_THREA
 as CHANNEL_UPDATE, so ``channel.permissions_for(guild.me)`` agrees): thread creation there
 answers 403 ``{"message": "Missing Permissions", "code": 50013}`` and ``app_permissions`` of
 interactions in the channel and its threads lack them (``fake.app_permissions(channel_id)``).
-Posting in a thread is allowed. A private thread is seen by its members and by those with Manage
+Posting in a thread is allowed; a post unarchives an archived thread, unless it is also locked
+(400, code 50083 "Thread is archived"). A private thread is seen by its members and by those with Manage
 Threads only: running an interaction there as anyone else raises AssertionError (a test mistake,
 as Discord would never send it). As on Discord, a bot message in a private thread that pings a
 user (per its allowed_mentions) adds them to the thread.
@@ -943,6 +944,11 @@ class FakeDiscord:
             user_id = next(u for u, dm in self.dms.items() if dm["id"] == channel_id)
             if user_id in self._dms_denied:
                 return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
+        meta = self.threads[channel_id]["thread_metadata"] if channel_id in self.threads else {}
+        if meta.get("archived") and meta.get("locked"):
+            return _json({"message": "Thread is archived", "code": 50083}, status=400)
+        if meta.get("archived"):      # Discord: a message unarchives a thread that is not locked
+            meta.update(archived=False, archive_timestamp=_now_iso())
         nonce = body.get("nonce")
         if nonce is not None and body.get("enforce_nonce") and (channel_id, str(nonce)) in self._nonces:
             return _json(self._nonces[(channel_id, str(nonce))])   # Discord: same nonce, same message

@@ -88,7 +88,7 @@ async def test_a_public_thread_from_a_message_takes_the_message_id(fake, bot):
         await message.create_thread(name="again")
 
 
-async def test_messages_in_a_thread_are_kept_with_the_thread_and_edits_are_recorded(fake, bot):
+async def test_thread_messages_stay_in_the_thread_and_archiving_and_locking_are_honoured(fake, bot):
     thread = await text_channel(bot, fake.channel_id).create_thread(name="game", type=discord.ChannelType.public_thread)
     posted = await thread.send("1. e4")
     assert [s.content for s in fake.messages_in(str(thread.id))] == ["1. e4"]
@@ -99,6 +99,12 @@ async def test_messages_in_a_thread_are_kept_with_the_thread_and_edits_are_recor
     assert edited.name == "game over" and edited.archived and edited.locked
     assert fake.channel_patches == [(str(thread.id), {"name": "game over", "archived": True, "locked": True})]
     assert fake.threads[str(thread.id)]["thread_metadata"]["archived"] is True
+    with pytest.raises(discord.HTTPException) as refused:
+        await thread.send("2. e5")
+    assert refused.value.code == 50083 and len(fake.messages_in(str(thread.id))) == 1
+    await thread.edit(locked=False)
+    await thread.send("2. e5")     # an unlocked archived thread is unarchived by a post
+    assert fake.threads[str(thread.id)]["thread_metadata"]["archived"] is False
 
 
 async def test_an_answer_to_a_command_in_a_thread_is_listed_in_the_thread(fake, bot, seen):
