@@ -430,6 +430,8 @@ class FakeDiscord:
         return self
 
     async def close(self) -> None:
+        if self._tasks:    # dispatches still on their way
+            await asyncio.gather(*self._tasks, return_exceptions=True)
         if self._ws is not None and not self._ws.closed:
             await self._ws.close()
         if self._runner is not None:
