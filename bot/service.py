@@ -497,6 +497,10 @@ class GameService:
         """The challenge `user` may accept (checked, nothing changed), e.g. to name its thread."""
         return (await self._challenge_for(channel, user, game_id)).copy()
 
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        """A copy of a stored game or challenge, as it is now (for front ends that show it)."""
+        return await self.store.get(game_id)
+
     async def note_challenge_message(self, game_id: int, message_id: str) -> None:
         """Keep the id of the message showing a challenge, to edit it when the challenge is settled."""
         for _ in range(3):
@@ -563,9 +567,8 @@ class GameService:
     def _ended_words(self, record: GameRecord) -> str:
         info = rules.VARIANTS.get(record.variant)
         if record.status == "aborted" or info is None or record.result is None:
-            return "it was aborted" if record.status == "aborted" else "it has ended"
-        line = self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
-        return line.replace("**", "").rstrip(".")
+            return "It was aborted." if record.status == "aborted" else ""
+        return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
 
     async def _final_board(self, record: GameRecord) -> Reply:
         """A game that has ended: its final position, the result and its reason, and the move list."""
@@ -671,8 +674,8 @@ class GameService:
                             f"is waiting for an answer.")
         ended = await self._ended_here(channel)
         if ended is not None:
-            raise UserError(f"This game is over ({self._ended_words(ended)}). Start another with /challenge "
-                            f"or /puzzle; /board shows how it ended.")
+            raise UserError(f"This game is over. {self._ended_words(ended)} Start another with /challenge "
+                            f"or /puzzle; /board shows the final position.")
         raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
