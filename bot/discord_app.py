@@ -92,7 +92,7 @@ class KibitzBot(commands.Bot):
     async def sync_if_changed(self, guild: discord.abc.Snowflake | None = None) -> bool:
         """PUT the commands (globally, or to `guild`) only if Discord's differ from ours. True if synced."""
         local = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
-        remote = [command.to_dict() for command in await self.tree.fetch_commands(guild=guild)]
+        remote: list[dict[str, Any]] = [dict(command.to_dict()) for command in await self.tree.fetch_commands(guild=guild)]
         where = f"guild {guild.id}" if guild is not None else "global"
         if command_signature(local) == command_signature(remote):
             log.info("%s slash commands unchanged (%d): not synced", where, len(local))

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -187,8 +187,8 @@ def overlong_option(interaction: discord.Interaction) -> bool:
                 return True
         return False
 
-    data = interaction.data or {}
-    return walk(data.get("options"))   # type: ignore[arg-type]
+    data: dict[str, Any] = dict(interaction.data or {})
+    return walk(data.get("options"))
 
 
 class KibitzTree(app_commands.CommandTree):
