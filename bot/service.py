@@ -696,7 +696,8 @@ class GameService:
                 raise UserError("Several challenges wait for you here: use the buttons on the one you mean.")
             record = waiting[0]
         if not self._may_answer(record, user, allow_challenger):
-            raise UserError("This challenge is not for you.")
+            raise UserError("You cannot accept your own challenge." if user.id == record.challenger_id
+                            else "This challenge is not for you.")
         return record
 
     @staticmethod
