@@ -57,7 +57,7 @@ async def test_colour_is_random_by_default_and_said(bot, fake, service):
     assert "(drawn at random)" in text
     record = await service.game_record(game_id_of(log))
     white = "alice" if record.players[0][0] == fake.alice["id"] else "bob"
-    assert (f"alice would play White" in text) == (white == "alice")
+    assert ("alice would play White" in text) == (white == "alice")
 
 
 async def test_colour_and_days_are_kept(bot, fake, service):
