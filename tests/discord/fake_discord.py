@@ -1156,7 +1156,8 @@ class FakeDiscord:
     def _resolved_channel(self, channel_id: str) -> dict[str, Any]:
         """A channel option's entry in `resolved`, as Discord sends it: a partial channel."""
         channel = self.channel_object(channel_id)
-        partial = {key: channel[key] for key in ("id", "name", "type", "parent_id", "thread_metadata") if key in channel}
+        partial: dict[str, Any] = {key: channel[key] for key in ("id", "name", "type", "parent_id", "thread_metadata")
+                                   if key in channel}
         partial["permissions"] = str(self.app_permissions(channel_id))
         return partial
 
