@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import rules
 from bot.names import plain
 from bot.service import Reply
 from bot.tree import report_error
-from bot.views.replies import _extras, channel_key, deliver_reply, describe, guild_key, player, reply_text
-from bot.views.replies import split_content
+from bot.views.replies import _extras, channel_key, deliver_reply, describe, guild_key, player, reply_text, split_content
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -107,8 +107,6 @@ async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.
 def settled_text(record: GameRecord, how: str, *, by: str | None = None, where: str | None = None) -> str:
     """What a challenge's message says once settled. `how`: "accepted", "declined", "withdrawn"
     or "expired"; `by` who accepted; `where` a link to the game."""
-    import rules
-
     info = rules.VARIANTS.get(record.variant)
     variant = info.name if info else record.variant
     challenger = next((n for p, n in record.players if p and p == record.challenger_id), "Someone")
@@ -210,8 +208,6 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
         thread = None
         if await may_open_thread(interaction):
             seats = [(pid, name) if pid else (user.id, user.name) for pid, name in record.players]
-            import rules
-
             info = rules.VARIANTS.get(record.variant)
             thread = await open_thread(interaction, thread_name(f"{seats[0][1]} vs {seats[1][1]}",
                                                                 info.name if info else record.variant))
