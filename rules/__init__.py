@@ -17,7 +17,7 @@ A move is one complete turn; its canonical text joins its parts with one space (
     lookahead.py      checks, mates in one, two moves in a row on python-chess boards
     variants/         one module per variant, discovered automatically
 """
-from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo, describe_view
+from .core import BLACK, WHITE, BoardView, Game, Hint, IllegalMove, Outcome, VariantInfo, describe_view
 from .registry import discover as _discover, new_game as _new_game
 
 VARIANTS: dict[str, VariantInfo] = _discover()
@@ -30,5 +30,9 @@ def new_game(slug: str, *, seed: int | None = None, fen: str | None = None) -> G
     return _new_game(VARIANTS, slug, seed=seed, fen=fen)
 
 
+from .daily import DAILY_SLUGS, DailyDeal, daily_deal  # noqa: E402  (needs new_game above)
+
+
 __all__ = ["VARIANTS", "new_game", "Game", "IllegalMove", "Outcome", "BoardView", "VariantInfo",
-           "WHITE", "BLACK", "describe_view"]
+           "WHITE", "BLACK", "describe_view",
+           "Hint", "DAILY_SLUGS", "DailyDeal", "daily_deal"]
