@@ -28,7 +28,7 @@ SIZE = 5
 SQUARES = ["abcde"[i % SIZE] + str(i // SIZE + 1) for i in range(SIZE * SIZE)]
 INDEX = {name: i for i, name in enumerate(SQUARES)}
 A5, E1 = INDEX[ks.TARGET], INDEX[ks.HOME]
-MAX_PLIES = 400          # depth limit of one line (a cut there makes the search incomplete)
+MAX_PLIES = 20_000       # depth limit of one line (a cut there makes the search incomplete)
 CLOCK_EVERY = 256        # nodes between two looks at the clock when a deadline is given
 # Which man to give up first when several could swap into the king: the least mobile.
 SACRIFICE_ORDER = {"P": 0, "B": 1, "N": 2, "R": 3, "Q": 4}
@@ -219,6 +219,8 @@ def solve(game_or_position: Game | ks.Position | str, node_budget: int, *,
     nodes = 0
     best: tuple[int, list[str]] | None = None
     improving = False                            # the last run spends what is left on a shorter tour
+    if cap > most:
+        return SolveResult(False, None, [], 0)   # more king moves needed than there are men
     while cap <= most and nodes < node_budget:
         run = _Run(board, king, leg, casualties, cap, node_budget - nodes if improving else
                    min(share, node_budget - nodes), deadline)
