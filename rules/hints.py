@@ -44,7 +44,8 @@ def kingswap_hint(game: "KingSwapGame", seconds: float) -> Hint | None:
 
 
 # -- Solitary Patience ---------------------------------------------------------------------------
-PLAYOUT_PLIES = 1500          # a play-out longer than this stops and counts the men not home then
+PLAYOUT_PLIES = 600           # a play-out longer than this stops and counts the men not home then
+STALL_PLIES = 150             # ... and so does one that brought no man home for this many turns
 
 
 def _home_distance(sp, man: str, square: int, board: tuple[str, ...]) -> int:
@@ -114,15 +115,16 @@ def patience_order(pos: "PatiencePosition", moves: list[str]) -> list[str]:
 
 
 def playout(pos: "PatiencePosition", deadline: float) -> tuple[int, int] | None:
-    """Play the most promising move not leading back to a position seen, to the end: (men not
-    home, plies), or None when the clock ran out first."""
+    """Play the most promising move not leading back to a position seen, to the end or until no
+    man has come home for STALL_PLIES turns: (men not home, plies), or None when the clock ran out."""
     from .variants import solitary_patience as sp
 
     seen = {(pos.board, pos.k % 10)}
-    plies = 0
-    while plies < PLAYOUT_PLIES:
+    plies = last_progress = 0
+    out = sp.men_not_home(pos.board)
+    while plies < PLAYOUT_PLIES and plies - last_progress < STALL_PLIES:
         analysis = sp.Analysis(pos.board)
-        if sp.men_not_home(pos.board) == 0 or analysis.is_frozen():
+        if out == 0 or analysis.is_frozen():
             break
         if plies % 32 == 0 and time.monotonic() >= deadline:
             return None
@@ -132,7 +134,10 @@ def playout(pos: "PatiencePosition", deadline: float) -> tuple[int, int] | None:
         pos = fresh[0] if fresh else following[0]
         seen.add((pos.board, pos.k % 10))
         plies += 1
-    return sp.men_not_home(pos.board), plies
+        now = sp.men_not_home(pos.board)
+        if now < out:
+            out, last_progress = now, plies
+    return out, plies
 
 
 def patience_hint(game: "SolitaryPatienceGame", seconds: float) -> Hint | None:
@@ -156,8 +161,11 @@ def patience_hint(game: "SolitaryPatienceGame", seconds: float) -> Hint | None:
         if best[0] == 0:
             break
     if best is None:
-        return None
-    score, plies, move = best
+        if not moves:
+            return None
+        score, plies, move = -1, 0, moves[0]      # no play-out finished in time: the most promising move
+    else:
+        score, plies, move = best
     colour, _ = game.called
     what = ""
     if move != "pass":
@@ -172,6 +180,9 @@ def patience_hint(game: "SolitaryPatienceGame", seconds: float) -> Hint | None:
             what = f"Moves the called {name} from {move[:2]} to {move[2:]}"
     else:
         what = "Nothing can move, so pass"
+    if score < 0:
+        return Hint(move, f"{what}: the most promising move at a glance (no line was played out to the end "
+                          "in the time).", searched)
     if score == 0:
         return Hint(move, f"{what}: the line found brings every man home in {plies + 1} more turns.", searched)
     return Hint(move, f"{what}: the best line found leaves {score} {'man' if score == 1 else 'men'} "
