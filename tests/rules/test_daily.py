@@ -1,6 +1,7 @@
 """Daily deals (rules.daily): the same deal everywhere for a day, derived from the date and slug."""
 import datetime
 import hashlib
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,9 @@ def test_most_kingswap_seeds_are_proved_within_the_daily_budget():
     proved = sum(bool(solve(rules.new_game("kingswap", seed=documented_seed("kingswap", DAY, k)),
                             DAILY_NODE_BUDGET).solvable) for k in range(6))
     assert proved >= 4
+
+
+def test_kingswap_rules_card_states_the_seed_text_and_the_node_budget():
+    card = (Path(__file__).resolve().parents[2] / "data" / "rules" / "kingswap.md").read_text(encoding="utf-8")
+    assert "kibitz-daily:kingswap:YYYY-MM-DD:k" in card
+    assert f"{DAILY_NODE_BUDGET:,} positions" in card
