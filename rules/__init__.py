@@ -4,6 +4,8 @@
     rules.VARIANTS                                 # slug -> VariantInfo(.slug, .name, .players, .summary)
     game = rules.new_game(slug, seed=None, fen=None)
     game.turn, game.legal_moves(), game.play(m), game.undo(), game.outcome, game.fen(), game.history
+    game.hint(seconds)                             # solo puzzles: Hint(move, reason, searched) or None
+    rules.daily_deal(slug, day)                    # DailyDeal(slug, day, seed, fen, level, par, tried)
 
 A move is one complete turn; its canonical text joins its parts with one space ("b8c6 f8/g7",
 "d1d8 Q@a1", "N@e4"). Where things live:
@@ -15,6 +17,9 @@ A move is one complete turn; its canonical text joins its parts with one space (
     men.py            men (Betza-like data) and royalty as data; attacks follow the data
     fairy.py          FairyVariant: a PartsVariant whose men, royalty and promotions are data
     lookahead.py      checks, mates in one, two moves in a row on python-chess boards
+    daily.py          the daily deal of the solo puzzles: seeds hashed from date and slug
+    solver.py         KingSwap!'s solver: fewest casualties within a budget of nodes
+    hints.py          the hint searches of the three solo puzzles
     variants/         one module per variant, discovered automatically
 """
 from .core import BLACK, WHITE, BoardView, Game, Hint, IllegalMove, Outcome, VariantInfo, describe_view
