@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .variants.safe_passage import SafePassageGame
     from .variants.solitary_patience import Position as PatiencePosition, SolitaryPatienceGame
 
-HINT_NODES_PER_SECOND = 2_500  # KingSwap!: the solver's budget per second asked (the clock also stops it)
+HINT_NODES_PER_SECOND = 4_000  # KingSwap!: the solver's budget per second asked (the clock also stops it)
 
 
 # -- KingSwap! -----------------------------------------------------------------------------------
