@@ -14,24 +14,21 @@ returns a `Hint` or None when it found nothing in time (or the game is over).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 import chess
 
 from .core import Hint
-
-if TYPE_CHECKING:
-    from .variants.kingswap import KingSwapGame
-    from .variants.safe_passage import SafePassageGame
-    from .variants.solitary_patience import Position as PatiencePosition, SolitaryPatienceGame
+from .solver import solve
+from .variants import solitary_patience as sp
+from .variants.kingswap import KingSwapGame
+from .variants.safe_passage import FAR_RANK, KING_GOALS, QUEEN_GOALS, SafePassageGame, level
+from .variants.solitary_patience import Position as PatiencePosition, SolitaryPatienceGame
 
 HINT_NODES_PER_SECOND = 4_000  # KingSwap!: the solver's budget per second asked (the clock also stops it)
 
 
 # -- KingSwap! -----------------------------------------------------------------------------------
-def kingswap_hint(game: "KingSwapGame", seconds: float) -> Hint | None:
-    from .solver import solve
-
+def kingswap_hint(game: KingSwapGame, seconds: float) -> Hint | None:
     if game.outcome is not None:
         return None
     budget = max(200, int(seconds * HINT_NODES_PER_SECOND))
@@ -48,7 +45,7 @@ PLAYOUT_PLIES = 600           # a play-out longer than this stops and counts the
 STALL_PLIES = 150             # ... and so does one that brought no man home for this many turns
 
 
-def _home_distance(sp, man: str, square: int, board: tuple[str, ...]) -> int:
+def _home_distance(man: str, square: int, board: tuple[str, ...]) -> int:
     """Moves a piece needs at the fewest, on an empty board, to reach a home square not yet held
     by its own man (0 at home; 9 when none is free)."""
     if sp.is_home(man, square):
@@ -63,7 +60,7 @@ def _home_distance(sp, man: str, square: int, board: tuple[str, ...]) -> int:
         if kind == "K":
             d = max(abs(hf - f), abs(hr - r))
         elif kind == "N":
-            d = sp_knight_distance(square, home)
+            d = knight_distance(square, home)
         else:
             straight = hf == f or hr == r
             diagonal = abs(hf - f) == abs(hr - r)
@@ -75,32 +72,31 @@ def _home_distance(sp, man: str, square: int, board: tuple[str, ...]) -> int:
     return best
 
 
-_KNIGHT_DISTANCE: list[list[int]] = []
+def _knight_distances(start: int) -> list[int]:
+    dist = [99] * 64
+    dist[start] = 0
+    frontier = [start]
+    while frontier:
+        following = []
+        for s in frontier:
+            for t in sp.LEAPS["N"][s]:
+                if dist[t] == 99:
+                    dist[t] = dist[s] + 1
+                    following.append(t)
+        frontier = following
+    return dist
 
 
-def sp_knight_distance(a: int, b: int) -> int:
-    if not _KNIGHT_DISTANCE:
-        from .variants.solitary_patience import LEAPS
-        for start in range(64):
-            dist = [99] * 64
-            dist[start] = 0
-            frontier = [start]
-            while frontier:
-                nxt = []
-                for s in frontier:
-                    for t in LEAPS["N"][s]:
-                        if dist[t] == 99:
-                            dist[t] = dist[s] + 1
-                            nxt.append(t)
-                frontier = nxt
-            _KNIGHT_DISTANCE.append(dist)
-    return _KNIGHT_DISTANCE[a][b]
+KNIGHT_DISTANCES = [_knight_distances(start) for start in range(64)]
 
 
-def patience_order(pos: "PatiencePosition", moves: list[str]) -> list[str]:
+def knight_distance(a: int, b: int) -> int:
+    """Knight moves from a to b on an empty 8x8 board."""
+    return KNIGHT_DISTANCES[a][b]
+
+
+def patience_order(pos: PatiencePosition, moves: list[str]) -> list[str]:
     """Moves by promise: placements, then those that bring the man nearest a free home square."""
-    from .variants import solitary_patience as sp
-
     def key(move: str) -> tuple[int, int, str]:
         if move == "pass":
             return (0, 0, move)
@@ -108,17 +104,15 @@ def patience_order(pos: "PatiencePosition", moves: list[str]) -> list[str]:
         man = pos.board[s]
         if man in "Pp":
             return (1, 0, move)
-        after = _home_distance(sp, man, t, pos.board)
-        return (0 if after == 0 else 1, after - _home_distance(sp, man, s, pos.board), move)
+        after = _home_distance(man, t, pos.board)
+        return (0 if after == 0 else 1, after - _home_distance(man, s, pos.board), move)
 
     return sorted(moves, key=key)
 
 
-def playout(pos: "PatiencePosition", deadline: float) -> tuple[int, int] | None:
+def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
     """Play the most promising move not leading back to a position seen, to the end or until no
     man has come home for STALL_PLIES turns: (men not home, plies), or None when the clock ran out."""
-    from .variants import solitary_patience as sp
-
     seen = {(pos.board, pos.k % 10)}
     plies = last_progress = 0
     out = sp.men_not_home(pos.board)
@@ -140,9 +134,7 @@ def playout(pos: "PatiencePosition", deadline: float) -> tuple[int, int] | None:
     return out, plies
 
 
-def patience_hint(game: "SolitaryPatienceGame", seconds: float) -> Hint | None:
-    from .variants import solitary_patience as sp
-
+def patience_hint(game: SolitaryPatienceGame, seconds: float) -> Hint | None:
     if game.outcome is not None:
         return None
     deadline = time.monotonic() + seconds
@@ -198,8 +190,6 @@ FAR = 99
 def passage_distances(board: chess.Board, target: int) -> tuple[int, int, int]:
     """How far the goal men of `target` are from their squares: (kings, queens, other pieces), in
     king steps for kings and queens and in ranks for the others (0 when not part of the target)."""
-    from .variants.safe_passage import FAR_RANK, KING_GOALS, QUEEN_GOALS
-
     def steps(goals) -> int:
         total = 0
         for colour, kind, square in goals:
@@ -222,9 +212,7 @@ class _Out(Exception):
     """The clock ran out."""
 
 
-def passage_hint(game: "SafePassageGame", seconds: float) -> Hint | None:
-    from .variants.safe_passage import level
-
+def passage_hint(game: SafePassageGame, seconds: float) -> Hint | None:
     if game.outcome is not None:
         return None
     deadline = time.monotonic() + seconds
