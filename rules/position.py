@@ -496,7 +496,19 @@ class PositionGame(Game):
         return label
 
     def fen(self) -> str:
-        return self.variant.fen(self.position)
+        """The variant's FEN, its en passant field written as FIDE's FEN does: the square only when
+        a legal turn here takes en passant, by this variant's own rules (python-chess judges
+        legality by FIDE men and the FIDE king, which a fairy variant's may not be)."""
+        text = self.variant.fen(self.position)
+        board = self.position.board
+        if board.ep_square is None:
+            return text
+        fields = text.split(" ")
+        if len(fields) < 4:
+            return text
+        takes = any(isinstance(turn[0], Step) and board.is_en_passant(turn[0].move) for turn in self.turns().values())
+        fields[3] = chess.square_name(board.ep_square) if takes else "-"
+        return " ".join(fields)
 
     def view(self) -> BoardView:
         return self.variant.view(self.position, self._turns[-1] if self._turns else None)
