@@ -203,3 +203,20 @@ def test_the_fen_names_the_en_passant_square_only_when_the_capture_is_legal_here
     assert "b5c6" in free.legal_moves()
     assert free.fen().split()[3] == "c6"
     assert rules.new_game("separation", fen=free.fen()).legal_moves() == free.legal_moves()
+
+
+def shuffled_twice(fen):
+    game = rules.new_game("separation", fen=fen)
+    game.play("c7c5")
+    for _ in range(2):
+        for move in ("a1b3", "a8b8", "b3a1", "b8a8"):
+            game.play(move)
+    return game
+
+
+def test_repetition_counts_a_position_whose_en_passant_capture_is_illegal_as_the_same_position():
+    # The pinned b-pawn can never take en passant: the position after c7c5 and the two after the
+    # shuffles have the same turns, so the third is a threefold repetition.
+    assert shuffled_twice("k7/2p5/8/KP5n/8/8/8/Q7 b - - 0 1").claimable_draw() == "threefold repetition"
+    # Where b5xc6 was legal just after c7c5, that first position differs: only two repeats.
+    assert shuffled_twice("k7/2p5/8/KP5q/8/8/8/Q7 b - - 0 1").claimable_draw() is None
