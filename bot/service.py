@@ -559,8 +559,8 @@ class GameService:
 
     async def _ended_here(self, channel: str) -> GameRecord | None:
         """The last game played in this channel or thread, if it has ended (nothing in play here)."""
-        record = await self.store.latest(channel)
-        if record is None or record.channel_id != channel or record.status not in ("finished", "aborted"):
+        record = await self.store.latest(channel, ("finished", "aborted"))
+        if record is None or record.channel_id != channel:
             return None
         return record
 
@@ -764,8 +764,8 @@ class GameService:
             raise
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
-        record = await self.store.latest(channel)
-        if record is None or not record.solo or record.status != "finished" or not record.moves:
+        record = await self.store.latest(channel, ("finished",))
+        if record is None or not record.solo or not record.moves:
             raise UserError("No puzzle to take a move back in.")
         if record.players[0][0] != user.id:
             raise UserError("You are not playing in this game.")
@@ -950,8 +950,8 @@ class GameService:
             live = await self._load(channel)
             if live is not None and live.game is not None:
                 return live.record.copy()
-            record = await self.store.latest(channel)
-        if record is None or record.status not in ("active", "finished"):
+            record = await self.store.latest(channel, ("active", "finished"))
+        if record is None:
             raise UserError("No game to show in this channel yet. Start one with /puzzle or /challenge.")
         return record
 

@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.service import GameService, Reply, UserError
 from bot.tree import MAX_OPTION, answer
-from bot.views.challenge import drop_thread, may_open_thread, open_thread, post_reply, thread_name
+from bot.views.challenge import add_players, drop_thread, may_open_thread, open_thread, post_reply, thread_name
 from bot.views.replies import channel_key, guild_key, player
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,7 @@ class Games(commands.Cog):
             if thread is None:
                 return reply
             await post_reply(thread, reply)
+            await add_players(thread, [user.id])
             return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
 
         await answer(interaction, work(), changes=True)

@@ -78,6 +78,18 @@ async def open_thread(interaction: discord.Interaction, name: str) -> discord.Th
         return None
 
 
+async def add_players(thread: discord.Thread, player_ids: list[str]) -> None:
+    """Make the players members of their game's thread, so it shows in their list and they
+    hear of it (best effort: a player can always follow the link)."""
+    for pid in player_ids:
+        if not pid:
+            continue
+        try:
+            await thread.add_user(discord.Object(id=int(pid)))
+        except (discord.HTTPException, ValueError) as error:
+            log.warning("could not add member %s to thread %s (%s)", pid, thread.id, error)
+
+
 async def drop_thread(thread: discord.Thread) -> None:
     """Remove a thread the game it was made for never started in (best effort)."""
     try:
@@ -220,6 +232,7 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
         if thread is None:
             return reply, settled_text(record, "accepted", by=user.name)
         await post_reply(thread, reply)
+        await add_players(thread, [pid or user.id for pid, _ in record.players])
         info_line = reply.text.splitlines()[1] if len(reply.text.splitlines()) > 1 else ""
         pointer = Reply(f"{user.name} accepts. {info_line} is played in {thread.jump_url}", game_id=reply.game_id)
         return pointer, settled_text(record, "accepted", by=user.name, where=thread.jump_url)

@@ -52,6 +52,7 @@ async def test_an_accepted_challenge_is_played_in_a_public_thread_of_its_own(bot
     assert "bob accepts" in pointer.content and f"/{fake.guild_id}/{thread_id}" in pointer.content
     [board] = fake.messages_in(thread_id)
     assert "The game begins" in board.content and "alice to move" in board.content and board.files
+    assert {fake.alice["id"], fake.bob["id"]} <= set(thread["members"])   # both players are in the thread
     # the game is played there, not in the channel
     played = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread_id)
     assert "alice plays **e4**" in played.reply.content and played.reply.channel_id == thread_id
@@ -121,6 +122,7 @@ async def test_a_puzzle_opens_a_thread_of_its_own(bot, fake, service):
     assert "alice starts **KingSwap!**" in log.reply.content and thread_id in log.reply.content
     [board] = fake.messages_in(thread_id)
     assert "seed 1" in board.content and board.files
+    assert fake.alice["id"] in thread["members"]
     record = await service.store.open_game(thread_id)
     assert record.home_channel_id == fake.channel_id
     # a second puzzle in the same channel gets its own thread
