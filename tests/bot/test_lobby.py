@@ -158,7 +158,7 @@ async def test_help_points_to_variants_and_rules(service):
     assert "/variants" in text and "/rules" in text and "/challenge" in text
 
 
-def test_escaped_names_show_as_typed_and_come_back_plain():
+async def test_escaped_names_show_as_typed_and_come_back_plain():
     for name in ["**@everyone**", "<@123456789012345678>", "a_b~c|d`e", "plain name", "back\\slash", "@here"]:
         shown = escape(name)
         assert plain(shown) == name
