@@ -38,6 +38,8 @@ import argparse
 import asyncio
 import contextvars
 import os
+import random
+import shlex
 import signal
 import statistics
 import subprocess
@@ -50,9 +52,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import rules  # noqa: E402
 from tests.discord.fake_discord import FakeDiscord, InteractionLog  # noqa: E402
 
-PLIES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3", "d7d6"]
+PLIES = 10
 DEADLINE = 3.0
 TICK = os.sysconf("SC_CLK_TCK")
 
@@ -113,6 +116,29 @@ def tree_cpu(root: int) -> float:
 
 
 # -- driving -------------------------------------------------------------------------------------
+def random_line(seed: int, plies: int = PLIES) -> list[str]:
+    """`plies` legal moves of standard chess, picked at random (seeded) among those that do not end
+    the game. Each game plays its own line, so no picture or rules cache sees every game alike."""
+    rng = random.Random(seed)
+    while True:
+        game, line = rules.new_game("standard"), []
+        for _ in range(plies):
+            moves = [m for m in sorted(game.legal_moves()) if _goes_on(game, m)]
+            if not moves:
+                break
+            line.append(game.play(rng.choice(moves)))
+        else:
+            return line
+
+
+def _goes_on(game, move: str) -> bool:
+    game.play(move)
+    try:
+        return game.outcome is None
+    finally:
+        game.undo()
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
@@ -171,7 +197,8 @@ async def phase(fake: ManyChannels, bot_pid: int, label: str, rounds: int, comma
             "missed": sum(f > DEADLINE for f in firsts), "late_replies": sum(r > DEADLINE for r in replies)}
 
 
-async def run(games: int, profile: str | None) -> list[dict[str, Any]]:
+async def run(games: int, profile: str | None, attach: str | None = None,
+              only: str | None = None) -> list[dict[str, Any]]:
     folder = tempfile.mkdtemp(prefix="kibitz-load-")
     async with ManyChannels(games) as fake:
         env = dict(os.environ, DISCORD_TOKEN="load-token", DISCORD_API_BASE=fake.api_base,
@@ -183,16 +210,26 @@ async def run(games: int, profile: str | None) -> list[dict[str, Any]]:
         try:
             await fake.wait_ready(30)
             await start_games(fake)
+            # a profiler that attaches to the running bot (not its child: its CPU is not the bot's)
+            watcher = subprocess.Popen(shlex.split(attach.format(pid=bot.pid))) if attach else None
+
+            lines = {channel: random_line(index) for index, channel in enumerate(fake.channel_ids)}
 
             async def move(channel: str, ply: int) -> InteractionLog:
                 user = fake.alice if ply % 2 == 0 else fake.bob
-                return await fake.slash("move", {"move": PLIES[ply]}, user=user, timeout=60)
+                return await fake.slash("move", {"move": lines[channel][ply]}, user=user, timeout=60)
 
             async def variants(channel: str, ply: int) -> InteractionLog:
                 return await fake.slash("variants", user=fake.alice, timeout=60)
 
-            results = [await phase(fake, bot.pid, "/move", len(PLIES), move),
-                       await phase(fake, bot.pid, "/variants", len(PLIES), variants)]
+            results = []
+            if only in (None, "move"):
+                results.append(await phase(fake, bot.pid, "/move", PLIES, move))
+            if only in (None, "variants"):
+                results.append(await phase(fake, bot.pid, "/variants", PLIES, variants))
+            if watcher is not None:
+                watcher.send_signal(signal.SIGINT)
+                watcher.wait(60)
         finally:
             bot.send_signal(signal.SIGINT)
             try:
@@ -207,13 +244,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games", nargs="*", type=int, default=[30, 100])
     parser.add_argument("--profile", help="write a cProfile of the bot's event loop to this file")
+    parser.add_argument("--attach", metavar="COMMAND",
+                        help="a shell command started once the games are set up, {pid} = the bot's pid, "
+                             "stopped with SIGINT after the last phase (e.g. a sampling profiler)")
+    parser.add_argument("--only", choices=["move", "variants"], help="run one phase only")
     args = parser.parse_args()
     print(f"{'games':>5} {'command':<10} {'p50 ms':>7} {'p99 ms':>7} {'per s':>6} {'CPU ms':>7} "
           f"{'req':>4} {'missed 3 s':>10} {'p99/floor':>9}")
     for games in args.games:
-        move, floor = asyncio.run(run(games, args.profile))
-        for result in (move, floor):
-            ratio = f"{move['p99'] / floor['p99']:.2f}" if result is move else ""
+        results = asyncio.run(run(games, args.profile, args.attach, args.only))
+        for result in results:
+            ratio = f"{results[0]['p99'] / results[1]['p99']:.2f}" if len(results) == 2 and result is results[0] else ""
             print(f"{games:>5} {result['label']:<10} {result['p50']:>7.0f} {result['p99']:>7.0f} "
                   f"{result['rate']:>6.0f} {result['cpu_ms']:>7.2f} {result['requests']:>4.1f} "
                   f"{result['missed']:>10} {ratio:>9}", flush=True)

@@ -18,12 +18,14 @@ from __future__ import annotations
 import io
 import math
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
 
 from rules.core import BLACK, WHITE, BoardView
 
+from . import png
 from .assets import Assets
 from .theme import THEME, Layout, Theme, parse_square
 
@@ -34,6 +36,9 @@ PALETTE_SQUARE = 60               # the square size whose tiles choose the share
 # a fifth of level 6's time and stays under 20 KB; smaller boards have bigger squares, and at
 # level 3 a 5x5 board can pass 30 KB, so they keep level 6.
 PNG_LEVEL, PNG_LEVEL_SMALL_BOARD = 3, 6
+# compressed bands kept (render/png.py): about 2 KB each for an 8x8 board, so about 8 MB; a
+# game in play needs its 10 bands of the last picture, so 400 games moving at once still hit
+BAND_CACHE = 4096
 GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
 GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
 
@@ -52,6 +57,8 @@ class Renderer:
         self._overlays: dict[tuple[str, int], Image.Image] = {}
         self._tiles: dict[tuple[int, int, Flags, str], Image.Image] = {}
         self._frames: dict[tuple[Layout, bool], Image.Image] = {}
+        self._bands = _Recent(BAND_CACHE)
+        self._headers: dict[tuple[Layout, bool], bytes] = {}
         self._palette: Image.Image | None = None
         self._gif_palette: tuple[list[int], list[int]] | None = None
         self._fixed_count = 0
@@ -117,9 +124,49 @@ class Renderer:
             draw.text((layout.margin, layout.margin / 2), text, font=font, fill=self._index(t.coords), anchor="lm")
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
-        buf = io.BytesIO()
-        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=png_level(view.files, view.ranks))
-        return buf.getvalue()
+        """The board as PNG bytes. A board with nothing drawn over its squares (no owner discs,
+        arrows, caption or men in hand) is put together from cached bands (render/png.py):
+        only the ranks not seen before, usually those the last two moves touched, are compressed."""
+        level = png_level(view.files, view.ranks)
+        if view.owners or view.arrows or view.caption or view.hands:
+            return _encode(self.board_image(view, orientation=orientation, square=square), level)
+        layout = Layout.for_board(view.files, view.ranks, square)
+        flipped = _orientation(orientation, view.turn) == BLACK
+        squares = _squares(view)
+        image: Image.Image | None = None
+        bands = []
+        for key, top, bottom in self._band_keys(layout, flipped, squares):
+            band = self._bands.get(key)
+            if band is None:
+                if image is None:
+                    image = self.board_image(view, orientation=orientation, square=square)
+                band = png.compress_band(image, top, bottom, level)
+                self._bands.put(key, band)
+            bands.append(band)
+        return png.assemble(self._png_header(layout, flipped), bands, level)
+
+    def _band_keys(self, layout: Layout, flipped: bool, squares) -> list[tuple[tuple, int, int]]:
+        """(cache key, first row, end row) of each band of the picture, top to bottom: the top
+        frame, each rank (its squares as drawn, left to right), the bottom frame."""
+        sq, margin = layout.square, layout.margin
+        keys: list[tuple[tuple, int, int]] = [((layout, flipped, "top"), 0, margin)]
+        files = range(layout.files - 1, -1, -1) if flipped else range(layout.files)
+        for row in range(layout.ranks):
+            rank = row if flipped else layout.ranks - 1 - row
+            drawn = tuple(squares.get((file, rank), (NO_FLAGS, "")) for file in files)
+            top = margin + row * sq
+            keys.append(((layout, flipped, rank, drawn), top, top + sq))
+        bottom = margin + layout.ranks * sq
+        keys.append(((layout, flipped, "bottom"), bottom, layout.size[1]))
+        return keys
+
+    def _png_header(self, layout: Layout, flipped: bool) -> bytes:
+        """Signature, IHDR and PLTE of every picture of this layout, taken from Pillow's own file."""
+        key = (layout, flipped)
+        header = self._headers.get(key)
+        if header is None:
+            header = self._headers[key] = png.header_of(_encode(self._frame(layout, flipped), 1))
+        return header
 
     def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900,
                  square: int | None = None) -> bytes:
@@ -303,8 +350,40 @@ class Renderer:
         return image.resize((px, px), Image.Resampling.LANCZOS)
 
 
+def _encode(image: Image.Image, level: int) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=level)
+    return buf.getvalue()
+
+
 def png_level(files: int, ranks: int) -> int:
     return PNG_LEVEL if files * ranks >= 64 else PNG_LEVEL_SMALL_BOARD
+
+
+class _Recent:
+    """A dict that keeps its `size` most recently used entries; safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple, png.Band] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> png.Band | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple, value: png.Band) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 def _changes(before: Image.Image, after: Image.Image, clear: int) -> Image.Image:
