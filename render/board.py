@@ -31,6 +31,7 @@ from .theme import THEME, Layout, Theme, parse_square
 
 Flags = tuple[bool, bool, bool]   # (last move, mark, check)
 NO_FLAGS: Flags = (False, False, False)
+EMPTY: tuple[Flags, str] = (NO_FLAGS, "")
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
 # zlib level of board PNGs, chosen by benchmarks/picture_sizes.py: level 3 encodes 8x8 boards in
 # a fifth of level 6's time and stays under 20 KB; smaller boards have bigger squares, and at
@@ -59,6 +60,7 @@ class Renderer:
         self._frames: dict[tuple[Layout, bool], Image.Image] = {}
         self._bands = _Recent(BAND_CACHE)
         self._headers: dict[tuple[Layout, bool], bytes] = {}
+        self._wide_frames: dict[tuple[Layout, bool], Image.Image] = {}
         self._palette: Image.Image | None = None
         self._gif_palette: tuple[list[int], list[int]] | None = None
         self._fixed_count = 0
@@ -133,32 +135,51 @@ class Renderer:
         layout = Layout.for_board(view.files, view.ranks, square)
         flipped = _orientation(orientation, view.turn) == BLACK
         squares = _squares(view)
-        image: Image.Image | None = None
-        bands = []
-        for key, top, bottom in self._band_keys(layout, flipped, squares):
-            band = self._bands.get(key)
-            if band is None:
-                if image is None:
-                    image = self.board_image(view, orientation=orientation, square=square)
-                band = png.compress_band(image, top, bottom, level)
-                self._bands.put(key, band)
-            bands.append(band)
-        return png.assemble(self._png_header(layout, flipped), bands, level)
-
-    def _band_keys(self, layout: Layout, flipped: bool, squares) -> list[tuple[tuple, int, int]]:
-        """(cache key, first row, end row) of each band of the picture, top to bottom: the top
-        frame, each rank (its squares as drawn, left to right), the bottom frame."""
-        sq, margin = layout.square, layout.margin
-        keys: list[tuple[tuple, int, int]] = [((layout, flipped, "top"), 0, margin)]
+        sq, margin, width = layout.square, layout.margin, layout.size[0]
+        frame = self._scanline_frame(layout, flipped)
         files = range(layout.files - 1, -1, -1) if flipped else range(layout.files)
+        bands = [self._frame_band(layout, flipped, "top", 0, margin, level)]
         for row in range(layout.ranks):
             rank = row if flipped else layout.ranks - 1 - row
-            drawn = tuple(squares.get((file, rank), (NO_FLAGS, "")) for file in files)
-            top = margin + row * sq
-            keys.append(((layout, flipped, rank, drawn), top, top + sq))
+            drawn = tuple(squares.get((file, rank), EMPTY) for file in files)
+            key = (layout, flipped, rank, drawn)
+            band = self._bands.get(key)
+            if band is None:
+                top = margin + row * sq
+                strip = frame.crop((0, top, width + 1, top + sq))
+                for column, (flags, letter) in enumerate(drawn):
+                    if flags != NO_FLAGS or letter:
+                        file = files[column]
+                        strip.paste(self._tile(sq, (file + rank) % 2, flags, letter), (1 + margin + column * sq, 0))
+                band = png.compress_scanlines(strip.tobytes(), level)
+                self._bands.put(key, band)
+            bands.append(band)
         bottom = margin + layout.ranks * sq
-        keys.append(((layout, flipped, "bottom"), bottom, layout.size[1]))
-        return keys
+        bands.append(self._frame_band(layout, flipped, "bottom", bottom, layout.size[1], level))
+        return png.assemble(self._png_header(layout, flipped), bands, level)
+
+    def _frame_band(self, layout: Layout, flipped: bool, edge: str, top: int, bottom: int, level: int) -> png.Band:
+        """The top or bottom frame of every board picture of this layout, compressed once."""
+        key = (layout, flipped, edge)
+        band = self._bands.get(key)
+        if band is None:
+            strip = self._scanline_frame(layout, flipped).crop((0, top, layout.size[0] + 1, bottom))
+            band = png.compress_scanlines(strip.tobytes(), level)
+            self._bands.put(key, band)
+        return band
+
+    def _scanline_frame(self, layout: Layout, flipped: bool) -> Image.Image:
+        """The frame with one more column on the left, all 0: a PNG scanline's filter byte
+        ("none"), so the rows of any crop of it are scanlines as they are."""
+        key = (layout, flipped)
+        wide = self._wide_frames.get(key)
+        if wide is None:
+            frame = self._frame(layout, flipped)
+            wide = Image.new("P", (frame.width + 1, frame.height), 0)
+            wide.putpalette(frame.getpalette() or [])
+            wide.paste(frame, (1, 0))
+            self._wide_frames[key] = wide
+        return wide
 
     def _png_header(self, layout: Layout, flipped: bool) -> bytes:
         """Signature, IHDR and PLTE of every picture of this layout, taken from Pillow's own file."""

@@ -16,8 +16,6 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from PIL import Image
-
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ADLER_BASE = 65521
 _FINAL_EMPTY_BLOCK = b"\x03\x00"   # a final, empty fixed-Huffman block: the stream ends here
@@ -35,11 +33,8 @@ class Band:
     length: int
 
 
-def compress_band(image: Image.Image, top: int, bottom: int, level: int) -> Band:
-    """Rows top..bottom-1 of a palette image as one Band."""
-    width = image.width
-    pixels = image.crop((0, top, width, bottom)).tobytes()
-    scanlines = b"".join(b"\0" + pixels[i:i + width] for i in range(0, len(pixels), width))
+def compress_scanlines(scanlines: bytes, level: int) -> Band:
+    """Scanlines (each its filter byte, then its pixels) as one Band."""
     packer = zlib.compressobj(level, zlib.DEFLATED, -zlib.MAX_WBITS)
     data = packer.compress(scanlines) + packer.flush(zlib.Z_SYNC_FLUSH)
     return Band(data, zlib.adler32(scanlines), len(scanlines))

@@ -67,7 +67,7 @@ def test_a_band_seen_before_is_not_compressed_again(monkeypatch):
     view = rules.new_game("standard").view()
     renderer.board_png(view)
     compressed = []
-    monkeypatch.setattr(png, "compress_band", lambda *args: compressed.append(args) or png.Band(b"", 1, 0))
+    monkeypatch.setattr(png, "compress_scanlines", lambda *args: compressed.append(args) or png.Band(b"", 1, 0))
     renderer.board_png(view)
     game = rules.new_game("standard")
     game.play("e2e4")
