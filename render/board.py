@@ -37,6 +37,9 @@ PALETTE_SQUARE = 60               # the square size whose tiles choose the share
 # a fifth of level 6's time and stays under 20 KB; smaller boards have bigger squares, and at
 # level 3 a 5x5 board can pass 30 KB, so they keep level 6.
 PNG_LEVEL, PNG_LEVEL_SMALL_BOARD = 3, 6
+# Bands (render/png.py) cost 3-4% in size; a board that comes out over MAX_PNG_BYTES anyway is
+# encoded again whole at PNG_LEVEL_TIGHT (8x8 and larger; smaller boards have bigger squares).
+MAX_PNG_BYTES, PNG_LEVEL_TIGHT = 20 * 1024, 6
 # compressed bands kept (render/png.py): about 2 KB each for an 8x8 board, so about 8 MB; a
 # game in play needs its 10 bands of the last picture, so 400 games moving at once still hit
 BAND_CACHE = 4096
@@ -156,7 +159,11 @@ class Renderer:
             bands.append(band)
         bottom = margin + layout.ranks * sq
         bands.append(self._frame_band(layout, flipped, "bottom", bottom, layout.size[1], level))
-        return png.assemble(self._png_header(layout, flipped), bands, level)
+        data = png.assemble(self._png_header(layout, flipped), bands, level)
+        if len(data) > MAX_PNG_BYTES and layout.files * layout.ranks >= 64:
+            # about 1 position in 100 of random play: worth the slow, tight encode of the whole
+            return _encode(self.board_image(view, orientation=orientation, square=square), PNG_LEVEL_TIGHT)
+        return data
 
     def _frame_band(self, layout: Layout, flipped: bool, edge: str, top: int, bottom: int, level: int) -> png.Band:
         """The top or bottom frame of every board picture of this layout, compressed once."""

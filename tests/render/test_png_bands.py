@@ -7,7 +7,7 @@ import pytest
 from PIL import Image
 
 import rules
-from render import png
+from render import board, png
 from render.board import Renderer
 from rules.core import BoardView
 
@@ -83,10 +83,20 @@ def test_band_cache_keeps_only_its_size():
     assert len(renderer._bands) == 12
 
 
-def test_8x8_boards_stay_under_20_kb_through_a_game():
+def test_8x8_boards_stay_under_20_kb_through_random_games():
     renderer = Renderer()
-    sizes = [len(renderer.board_png(view)) for view in played("standard", 30, seed=7)]
-    assert max(sizes) < 20_000
+    sizes = [len(renderer.board_png(view)) for seed in range(4) for view in played("standard", 60, seed=seed)]
+    assert max(sizes) <= board.MAX_PNG_BYTES
+
+
+def test_a_board_over_the_size_limit_is_encoded_whole_and_tighter(monkeypatch):
+    renderer = Renderer()
+    view = played("standard", 20, seed=2)[-1]
+    banded = renderer.board_png(view)
+    monkeypatch.setattr(board, "MAX_PNG_BYTES", len(banded) - 1)
+    tight = renderer.board_png(view)
+    assert len(tight) < len(banded)
+    assert same_picture(renderer, view)
 
 
 def test_combined_adler32_equals_the_adler32_of_the_whole():
