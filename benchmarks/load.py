@@ -4,7 +4,8 @@ Runs the real bot process (`python -m bot`, SQLite in a temporary folder) agains
 Discord stand-in (tests/discord/fake_discord.py, here with one text channel per game), and for
 each N:
 
-- `/move`: N standard games in N channels, each playing its next ply as soon as the previous
+- `/move`: N standard games in N channels, each playing its own seeded random line (legal moves
+  that do not end the game, so no two games draw the same pictures) as soon as the previous
   reply arrived (closed loop, no think time), 10 plies; the first ply of every game is a warm-up
   and is left out;
 - `/variants`: the same concurrency, N channels each asking again as soon as it was answered,
@@ -12,25 +13,34 @@ each N:
 
 It prints, per command: reply p50/p99 (from dispatch on the gateway to the answer, ms), commands
 per second, the CPU the bot's whole process tree spent per command (ms, utime+stime from /proc,
-worker processes included), REST requests per command, and how many interactions missed
-Discord's 3-second deadline for the first response. `--profile FILE` runs the bot under cProfile
-(event loop thread only) and writes FILE when it stops.
+worker processes included), REST requests per command, how many interactions missed Discord's
+3-second deadline for the first response, and /move's p99 over the floor's. `--repeat R` runs
+each N R times and prints medians; `--only move|variants` runs one phase; `--profile FILE` runs
+the bot under cProfile (event loop thread only); `--attach "CMD {pid}"` starts a profiler on the
+running bot (e.g. a sampling profiler over every thread) and stops it with SIGINT at the end.
 
-Figures on the 2-core development machine, shared with other work (load average about 6 during
-these runs, so wall-clock figures move by 30% between runs of the same code; the stand-in shares
-the cores with the bot). ms; commands/s; CPU ms of the bot per command; REST requests per reply:
+Issue 13, on the 2-core development machine shared with other work (load average 2-3 from
+elsewhere). Before (the code of the issue) and after were run alternately, three runs each, and
+the medians are shown; single runs of the same code moved the bot's CPU per /move by up to
++-35% (3.4 to 5.9 ms before, 2.3 to 4.2 ms after), so read CPU differences under 0.5 ms as noise.
+ms; moves/s; CPU ms of the bot per command; 2 REST requests per reply (defer, then one edit
+carrying text, picture and builder); no 3-second deadline missed in any run:
 
-    N    code    /move p50  p99  moves/s  CPU  req   /variants p50  p99  per s  CPU   missed 3 s
-    30   before       339   589       83  5.15  2         106   299    210  0.93   0
-    100  before      1280  2502       69  5.27  2         482   830    194  0.84   0
-    200  before      3495  6638       56  5.03  2         867  1938    198  0.81   0
-    30   after        360   479       87  4.67  2          84   218    260  0.74   0
-    100  after        961  1875       90  5.42  2         355   677    247  0.86   0
-    200  after       2685  4813       68  4.87  2         871  1647    200  1.01   0
+    N    code    /move p50  p99  moves/s  CPU    /variants p50  p99  per s  CPU    p99/floor
+    30   before       159   228      186  3.81            30    80    835  0.70    2.67
+    30   after        184   342      165  3.89            40   156    548  0.85    2.19
+    100  before       705  1307      112  4.32           121   223    727  0.67    3.54
+    100  after        496   813      197  3.56           130   293    658  0.69    2.77
+    200  before      1431  2086      136  5.03           436   711    446  1.01    3.06
+    200  after       1087  1690      178  3.53           265   540    630  0.93    3.13
 
-The service's own CPU per move (GameService.move with the real renderer, memory store, 400 moves,
-time.process_time) is steadier: 2.3-2.6 ms before, 1.8-2.2 ms after. The rest of a move's CPU is
-discord.py and aiohttp sending the multipart reply, and the SQLite commit.
+Steadier, in one process (GameService.move, real renderer, SQLite file, 100 games x 9 plies,
+time.process_time): 2.0-2.4 ms per move before, 1.2-1.3 ms after; the board PNG alone 1.19 ms
+before (draw, then Pillow at zlib level 3), 0.33 ms after (bands, render/png.py). Rendering in a
+process pool of one was tried: more CPU per move (pickling, the pipe) and no better p99 on two
+cores, so rendering stays in the worker thread. What remains above the floor is mostly
+discord.py and aiohttp (the multipart edit writes each part apart, the defer is its own request),
+the SQLite commit (two trips to aiosqlite's thread) and the thread hops of the service.
 """
 from __future__ import annotations
 
