@@ -50,6 +50,7 @@ import contextvars
 import os
 import random
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
@@ -209,7 +210,19 @@ async def phase(fake: ManyChannels, bot_pid: int, label: str, rounds: int, comma
 
 async def run(games: int, profile: str | None, attach: str | None = None,
               only: str | None = None) -> list[dict[str, Any]]:
+    """One run for N games in a fresh temporary folder, removed afterwards unless the run failed."""
     folder = tempfile.mkdtemp(prefix="kibitz-load-")
+    try:
+        results = await _run_in(folder, games, profile, attach, only)
+    except BaseException:
+        print(f"the bot's log is in {folder}/bot.log", file=sys.stderr)
+        raise
+    shutil.rmtree(folder, ignore_errors=True)
+    return results
+
+
+async def _run_in(folder: str, games: int, profile: str | None, attach: str | None,
+                  only: str | None) -> list[dict[str, Any]]:
     async with ManyChannels(games) as fake:
         env = dict(os.environ, DISCORD_TOKEN="load-token", DISCORD_API_BASE=fake.api_base,
                    DISCORD_GATEWAY_URL=fake.gateway_url, KIBITZ_DB=str(Path(folder) / "kibitz.sqlite3"),
