@@ -5,7 +5,8 @@ highlights (last move, goal mark, check) and the man on it, composited in RGBA o
 size, then mapped to one shared 256-colour palette and cached. The frame with its coordinates and
 empty squares is cached per board size and orientation. A board is then a copy of the frame plus
 one paste per occupied or highlighted square, all in palette mode, so PNG encoding is cheap, the
-file small, and GIF frames share one palette.
+file small, and GIF frames share one palette. `board_png` goes further: it keeps each rank's
+compressed scanlines (render/png.py) and compresses only the ranks a picture has not shown before.
 
 What a variant shows beyond men and highlights is drawn over that, in fixed palette colours:
 every part of the last turn tinted like a last move (`view.parts`), a small disc in the owner's
