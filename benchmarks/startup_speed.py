@@ -42,6 +42,7 @@ async def fill(path: Path, games: int) -> None:
                             start_fen=chess.STARTING_FEN, moves=moves, created_at="t", updated_at="t")
         rows.append(record)
     conn = store._conn   # bulk insert: filling is not what is measured
+    await conn.execute("BEGIN")   # the store's connection is in autocommit mode: one transaction for all rows
     await conn.executemany(f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})",
                            [_to_row(r) for r in rows])
     await conn.commit()

@@ -387,7 +387,14 @@ def _from_row(row: aiosqlite.Row) -> GameRecord:
 
 
 class SqliteStore:
-    """SQLite through aiosqlite: WAL, synchronous=NORMAL, one writer at a time, numbered migrations."""
+    """SQLite through aiosqlite: WAL, synchronous=NORMAL, one writer at a time, numbered migrations.
+
+    The connection is in autocommit mode (``isolation_level=None``): a write of one statement
+    (saving a game, settings) commits itself, in one trip to aiosqlite's thread; a write of several
+    statements (a rating, a copy) is one explicit ``BEGIN IMMEDIATE`` .. ``COMMIT``. Every write,
+    of one statement or several, holds ``_write``, so no statement of one task ever lands inside
+    another task's transaction (the tasks share the connection).
+    """
 
     def __init__(self, conn: aiosqlite.Connection, lock_fd: int | None = None) -> None:
         self._conn = conn
@@ -400,7 +407,7 @@ class SqliteStore:
         lock_fd = None if str(path) == ":memory:" else _lock_file(Path(path))
         conn = None
         try:
-            conn = aiosqlite.connect(str(path))
+            conn = aiosqlite.connect(str(path), isolation_level=None)   # autocommit: see the class docstring
             worker = getattr(conn, "_thread", None)
             if worker is not None:
                 worker.daemon = True   # a store left open (a crash, a failed test) never keeps the process alive
@@ -446,16 +453,11 @@ class SqliteStore:
     async def create(self, record: GameRecord) -> int:
         placeholders = ", ".join("?" for _ in _COLUMNS)
         async with self._write:
-            try:
+            try:   # one statement: it commits itself, or fails and changes nothing
                 cursor = await self._conn.execute(
                     f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({placeholders})", _to_row(record))
-                await self._conn.commit()
             except aiosqlite.IntegrityError:
-                await self._conn.rollback()
                 raise ChannelBusy(record.channel_id) from None
-            except BaseException:
-                await self._conn.rollback()
-                raise
         record.id = int(cursor.lastrowid or 0)
         return record.id
 
@@ -463,21 +465,13 @@ class SqliteStore:
         assignments = ", ".join(f"{c} = ?" for c in _COLUMNS)
         row = _to_row(replace(record, version=record.version + 1))
         async with self._write:
-            try:
+            try:   # one compare-and-set statement: it commits itself, or changes nothing
                 cursor = await self._conn.execute(
                     f"UPDATE games SET {assignments} WHERE id = ? AND version = ?", (*row, record.id, record.version))
-                if cursor.rowcount != 1:
-                    await self._conn.rollback()
-                    raise StaleRecord(record.id)
-                await self._conn.commit()
             except aiosqlite.IntegrityError:
-                await self._conn.rollback()
                 raise ChannelBusy(record.channel_id) from None
-            except StaleRecord:
-                raise
-            except BaseException:
-                await self._conn.rollback()
-                raise
+        if cursor.rowcount != 1:
+            raise StaleRecord(record.id)
         record.version += 1
 
     async def _one(self, sql: str, args: tuple) -> GameRecord | None:
@@ -523,6 +517,7 @@ class SqliteStore:
         placeholders = ", ".join("?" for _ in columns)
         async with self._write:
             try:
+                await self._conn.execute("BEGIN IMMEDIATE")
                 await self._conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
                                              [(r.id, *_to_row(r)) for r in records])
                 for table, rows in (tables or {}).items():
@@ -539,6 +534,7 @@ class SqliteStore:
                    black: tuple[str, str], white_score: float, when: str) -> bool:
         async with self._write:
             try:
+                await self._conn.execute("BEGIN IMMEDIATE")
                 cursor = await self._conn.execute(
                     "INSERT OR IGNORE INTO rated_games (game_id, rated_at) VALUES (?, ?)", (game_id, when))
                 if cursor.rowcount != 1:
@@ -624,13 +620,9 @@ class SqliteStore:
         return json.loads(row[0]) if row else {}
 
     async def _write_one(self, sql: str, args: tuple) -> int:
+        """One statement, which commits itself (autocommit) or fails and changes nothing."""
         async with self._write:
-            try:
-                cursor = await self._conn.execute(sql, args)
-                await self._conn.commit()
-            except BaseException:
-                await self._conn.rollback()
-                raise
+            cursor = await self._conn.execute(sql, args)
         return cursor.rowcount
 
     async def save_settings(self, guild_id: str, settings: dict, when: str) -> None:

@@ -1,8 +1,11 @@
 """SQLite store: migrations, round trip, one open game per channel, survival across a restart."""
+import sqlite3
+from dataclasses import replace
+
 import pytest
 
 from bot.service import GameService
-from bot.store import MIGRATIONS, ChannelBusy, GameRecord, SqliteStore
+from bot.store import MIGRATIONS, ChannelBusy, GameRecord, SqliteStore, StaleRecord
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 
@@ -83,4 +86,30 @@ async def test_variant_state_beyond_the_board_survives_a_restart(tmp_path):
     reply = await service.move(CHANNEL, BOB, "g6")
     assert (await store.open_game(CHANNEL)).fen.endswith(" +1+0")
     assert "alice to move" in reply.text
+    await store.close()
+
+
+async def test_every_write_is_committed_when_it_returns_and_leaves_no_transaction_open(tmp_path):
+    path = tmp_path / "k.sqlite3"
+    store = await SqliteStore.open(path)
+    rec = record()
+    game_id = await store.create(rec)
+    rec.moves, rec.fen = ["e2e4"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    await store.save(rec)
+    stale = replace(rec, version=rec.version - 1, moves=["d2d4"])
+    with pytest.raises(StaleRecord):
+        await store.save(stale)
+    with pytest.raises(ChannelBusy):
+        await store.create(record())
+    assert await store.rate(game_id, "g", "standard", ("1", "alice"), ("2", "bob"), 1.0, "t1")
+    await store.set_pings("1", False, "t1")
+
+    reader = sqlite3.connect(path)   # another connection sees only what was committed
+    try:
+        assert reader.execute("SELECT moves, version FROM games").fetchall() == [('["e2e4"]', 1)]
+        assert reader.execute("SELECT COUNT(*) FROM ratings").fetchone() == (2,)
+        assert reader.execute("SELECT pings FROM member_prefs").fetchall() == [(0,)]
+    finally:
+        reader.close()
+    assert not store._conn.in_transaction
     await store.close()
