@@ -24,6 +24,13 @@ repeating it after a lost answer changes the same message again. Channel message
 with ``enforce_nonce``, so Discord answers a repeated post with the first message. Only a
 followup that posts (a button's answer) could appear twice, if Discord made it and the
 connection dropped before its answer; that is preferred to losing it.
+
+One write per upload. aiohttp streams a multipart body part by part, one socket send for each
+boundary, part header and part (about fifteen for a board with its builder). discord.py sends
+interaction answers through the webhook adapter in its ``async_context`` (a ``ContextVar``):
+:func:`use_joined_bodies` puts :class:`JoinedBodyAdapter` there for the rest of the task, which
+joins the body into bytes before the request, so aiohttp sends headers and body in one write.
+Retries, rate limits and errors stay discord.py's own. aiohttp itself is not changed.
 """
 from __future__ import annotations
 
@@ -35,6 +42,7 @@ from typing import Any
 
 import aiohttp
 import discord
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.names import escape
 from bot.service import Player, Reply
@@ -45,6 +53,57 @@ log = logging.getLogger(__name__)
 ALT_LIMIT = 1024          # Discord caps an attachment description at 1024 characters
 RETRY_DELAYS = (0.5, 2.0)   # our own retries (see module docstring), seconds before each
 MAX_RETRY_AFTER = 10.0    # longest Retry-After we wait out ourselves
+
+
+class _JoinedBodySession:
+    """discord.py's aiohttp session for one request, a multipart form joined into bytes first."""
+
+    def __init__(self, session: aiohttp.ClientSession) -> None:
+        self._session = session
+
+    def request(self, method: str, url: str, *, data: Any = None, headers: dict[str, str] | None = None,
+                **kwargs: Any) -> "_JoinedBodyRequest":
+        return _JoinedBodyRequest(self._session, method, url, data, dict(headers or {}), kwargs)
+
+
+class _JoinedBodyRequest:
+    """``async with session.request(...)`` as discord.py uses it, sending a form as one body."""
+
+    def __init__(self, session: aiohttp.ClientSession, method: str, url: str, data: Any,
+                 headers: dict[str, str], kwargs: dict[str, Any]) -> None:
+        self._session, self._method, self._url = session, method, url
+        self._data, self._headers, self._kwargs = data, headers, kwargs
+        self._context: Any = None
+
+    async def __aenter__(self) -> aiohttp.ClientResponse:
+        data = self._data
+        if isinstance(data, aiohttp.FormData):
+            form = data()   # the multipart writer: its parts are in memory (text, JSON, the PNG's bytes)
+            data = await form.as_bytes()
+            self._headers["Content-Type"] = form.content_type   # carries the boundary
+        self._context = self._session.request(self._method, self._url, data=data, headers=self._headers,
+                                              **self._kwargs)
+        return await self._context.__aenter__()
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._context.__aexit__(*exc)
+
+
+class JoinedBodyAdapter(AsyncWebhookAdapter):
+    """discord.py's webhook adapter (interaction answers and followups), sending each multipart
+    body in one write (see module docstring)."""
+
+    async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:   # type: ignore[override]
+        return await super().request(route, _JoinedBodySession(session), **kwargs)
+
+
+_ADAPTER = JoinedBodyAdapter()
+
+
+def use_joined_bodies() -> None:
+    """Send this task's interaction answers through JoinedBodyAdapter (a ContextVar: this task only)."""
+    if async_context.get() is not _ADAPTER:
+        async_context.set(_ADAPTER)
 
 
 def channel_key(interaction: discord.Interaction) -> str:
@@ -104,6 +163,7 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     """Send a service Reply that changed nothing: text, the board PNG with its alt text, buttons;
     a Reply with a card shows the card (its text is the card's) with the picture inside."""
     text = "" if reply.embed is not None else reply_text(reply)
+    use_joined_bodies()
     await send(interaction, text, ephemeral=reply.ephemeral, **_extras(reply))
 
 
@@ -114,6 +174,7 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
     """
     texts = split_content(reply_text(reply)) or [""]
     to_channel = False
+    use_joined_bodies()
     for index, text in enumerate(texts):
         # file and buttons go with the last message, built afresh for each attempt
         extras: Callable[[], dict[str, Any]] = (lambda: _extras(reply)) if index == len(texts) - 1 else dict
