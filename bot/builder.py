@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules import Game, IllegalMove
+from rules import BoardView, Game, IllegalMove
 from rules.core import PIECE_NAMES
 
 PAGE = 25                 # Discord's cap on the options of one select menu
@@ -57,9 +57,11 @@ def origin_of(part: str) -> str:
     return match.group(0) if match and part != "pass" else ""
 
 
-def menu(game: Game, parts: tuple[str, ...] = (), origin: str = "", page: int = 0) -> Menu:
+def menu(game: Game, parts: tuple[str, ...] = (), origin: str = "", page: int = 0, *,
+         view: BoardView | None = None) -> Menu:
     """The options for the next part after `parts`. Raises IllegalMove when `parts` do not begin
-    any legal turn (the position changed, or a hand-made choice)."""
+    any legal turn (the position changed, or a hand-made choice). `view`: the game's current
+    view, when the caller has it already (building it again is half the cost of a first menu)."""
     turns = [tuple(t.split(" ")) for t in game.legal_moves()]
     depth = len(parts)
     matching = [t for t in turns if t[:depth] == parts]
@@ -67,7 +69,7 @@ def menu(game: Game, parts: tuple[str, ...] = (), origin: str = "", page: int = 
         raise IllegalMove(_STALE_CHOICE if parts else "There is no legal move here.")
     complete = any(len(t) == depth for t in matching)
     following = list(dict.fromkeys(t[depth] for t in matching if len(t) > depth))
-    pieces = _pieces_after(game, parts)
+    pieces = _pieces_after(game, parts, view)
     if origin:
         following = [p for p in following if origin_of(p) == origin]
         if not following:
@@ -86,7 +88,7 @@ def menu(game: Game, parts: tuple[str, ...] = (), origin: str = "", page: int = 
         options = [Option(p, labels[p], p if labels[p] != p else "") for p in following]
         prompt = _prompt(following, origin, depth, pieces)
     shown, pages, page = _paged(options, page)
-    summary = ", then ".join(labels_for(game, parts, matching, pieces)) if parts else ""
+    summary = ", then ".join(labels_for(game, parts, matching, view)) if parts else ""
     return Menu(parts, origin, page, pages, prompt, tuple(shown), complete, summary)
 
 
@@ -127,11 +129,11 @@ def _prompt(following: list[str], origin: str, depth: int, pieces: dict[str, str
 
 
 def labels_for(game: Game, parts: tuple[str, ...], matching: list[tuple[str, ...]],
-               pieces: dict[str, str]) -> list[str]:
-    """Words for each part already chosen."""
+               view: BoardView | None = None) -> list[str]:
+    """Words for each part already chosen (`view`: the game's current view, if at hand)."""
     words = []
     for index in range(len(parts)):
-        before = _pieces_after(game, parts[:index])
+        before = _pieces_after(game, parts[:index], view)
         words.append(_part_labels(game, parts[:index], [t for t in matching if len(t) > index], before)
                      .get(parts[index], parts[index]))
     return words
@@ -185,10 +187,10 @@ def _man(pieces: dict[str, str], square: str) -> str:
     return PIECE_NAMES.get(letter.lower(), "man") if letter else "man"
 
 
-def _pieces_after(game: Game, parts: tuple[str, ...]) -> dict[str, str]:
+def _pieces_after(game: Game, parts: tuple[str, ...], view: BoardView | None = None) -> dict[str, str]:
     """The men by square after `parts` (enough to name them in labels; castling's rook and en
-    passant are left out)."""
-    pieces = dict(game.view().pieces)
+    passant are left out). `view`: the game's current view, if at hand."""
+    pieces = dict((view or game.view()).pieces)
     for part in parts:
         if "@" in part:
             letter, square = part.split("@", 1)

@@ -847,7 +847,7 @@ class GameService:
         reply.ply = len(record.moves)
         if game.outcome is None:
             try:
-                reply.builder = builder_menu(game)
+                reply.builder = builder_menu(game, view=reply.view)   # the view in hand: not built again
             except IllegalMove:
                 reply.builder = None
         return reply

@@ -109,3 +109,17 @@ def test_every_legal_turn_is_reachable_from_the_menus_alone(slug):
         last = reach(game, turn)
         assert last.complete and last.text == turn
         assert all(len(o.label) <= 100 and len(o.value) <= 100 for o in last.options)
+
+
+@pytest.mark.parametrize("slug", sorted(rules.VARIANTS))
+def test_a_menu_from_the_view_in_hand_is_the_menu_the_game_gives(slug):
+    game = rules.new_game(slug, seed=3)
+    for _ in range(4):
+        if game.outcome is not None:
+            break
+        view = game.view()
+        assert menu(game, view=view) == menu(game)
+        turn = sorted(game.legal_moves())[-1].split(" ")
+        for depth in range(1, len(turn) + 1):
+            assert menu(game, tuple(turn[:depth]), view=view) == menu(game, tuple(turn[:depth]))
+        game.play(" ".join(turn))
