@@ -19,9 +19,10 @@ from typing import Awaitable, Callable, NoReturn, TypeVar
 import rules
 from rules import Game, IllegalMove, Outcome, describe_view
 
+from . import daily
 from .builder import Menu, menu as builder_menu
 from .paths import data_dir
-from .store import OPEN_SEAT, ChannelBusy, GameRecord, GameStore, StaleRecord
+from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, StaleRecord
 from .suggest import suggest
 
 log = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class GameService:
         self._live: dict[str, _Live] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
+        self._deals: dict[tuple[str, str], rules.DailyDeal] = {}   # (slug, day) -> the day's deal, worked out once
 
     # -- catalogue ---------------------------------------------------------------------------
     def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
@@ -546,6 +548,8 @@ class GameService:
         if not live.record.is_open:
             self._live.pop(live.record.channel_id, None)
             await self._rate(live.record)
+        if live.record.daily:
+            await self._daily_after_commit(live.record)
 
     async def _save(self, live: _Live, before: GameRecord, undo: Callable[[], object] | None = None) -> None:
         """Compare-and-set the record. On any failure memory goes back to what the store holds:
@@ -615,7 +619,7 @@ class GameService:
         lines = [headline] if headline else []
         lines.append(f"**{game.info.name}** · game #{record.id}")
         if record.solo:
-            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}")
+            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}{daily.record_note(record)}")
         else:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
@@ -638,6 +642,7 @@ class GameService:
         reason = outcome.reason[:1].upper() + outcome.reason[1:]   # shown capitalised; the reason itself stays as ruled
         if record.solo:
             score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
+            score += f" Hints: {record.hints}." if record.hints else ""
             return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {reason}.{score}"
         if outcome.winner is None:
             return f"**Draw** ({outcome.result}): {reason}."
@@ -727,13 +732,18 @@ class GameService:
         return Reply("\n".join(lines))
 
     async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
+        """A puzzle's all-time board here: each player's best finished (solved) score."""
         higher = info.score_better == "higher"
-        best = await self.store.best_scores(guild, info.slug, higher, 10)
-        lines = [f"**{info.name}** is a solo puzzle: its own score board is still to come. "
-                 f"Best solved {info.score_name} here so far ({info.score_better} is better):"]
-        lines += [f"{n}. **{rec.players[0][1]}** {rec.score} (game #{rec.id})" for n, rec in enumerate(best, start=1)]
+        best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
+        lines = [f"**{info.name}**: best solved score per player here ({info.score_better} {info.score_name} "
+                 f"is better)"]
+        for n, rec in enumerate(best, start=1):
+            hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
+            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{hints} (game #{rec.id})")
         if not best:
             lines.append(f"No solved {info.name} puzzles here yet.")
+        if info.slug in rules.DAILY_SLUGS:
+            lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
         return Reply("\n".join(lines))
 
     async def profile(self, guild: str | None, member: Player) -> Reply:
@@ -801,6 +811,162 @@ class GameService:
         reply.embed = {"title": title, "description": "\n".join(lines).strip()[:4000]}
         reply.view = view
         return reply
+
+
+    # -- daily deals, hints, the KingSwap! grid (issue 15) ------------------------------------------
+    def today(self) -> str:
+        """The UTC day (YYYY-MM-DD) by the service's timer: the day whose deal is dealt."""
+        return daily.utc_day(self.timer()).isoformat()
+
+    async def daily_deal(self, slug: str) -> rules.DailyDeal:
+        """Today's deal of a puzzle. KingSwap!'s takes the solver up to a few seconds: it runs in
+        a worker thread, once per puzzle and day."""
+        info = self._variant(slug)
+        if info.slug not in rules.DAILY_SLUGS:
+            names = ", ".join(rules.VARIANTS[s].name for s in rules.DAILY_SLUGS)
+            raise UserError(f"{info.name} has no daily deal: {names} have one.")
+        day = self.today()
+        key = (info.slug, day)
+        async with self._lock(f"daily-deal:{info.slug}"):
+            deal = self._deals.get(key)
+            if deal is None:
+                try:
+                    deal = await asyncio.to_thread(rules.daily_deal, info.slug, datetime.fromisoformat(day).date())
+                except RuntimeError:
+                    log.exception("no daily deal of %s for %s", info.slug, day)
+                    raise UserError(f"I could not find a {info.name} deal for today. Please try again tomorrow.") from None
+                self._deals = {k: v for k, v in self._deals.items() if k[1] == day}   # keep today's only
+                self._deals[key] = deal
+        return deal
+
+    async def daily_copy(self, user: Player, slug: str) -> GameRecord | None:
+        """The member's copy of today's deal, if they have one."""
+        info = self._variant(slug)
+        copies = await self.store.daily_games(self.today(), info.slug, user.id)
+        return copies[0] if copies else None
+
+    @_tells_notices
+    async def start_daily(self, channel: str, user: Player, slug: str, guild: str | None = None,
+                          home: str | None = None) -> Reply:
+        """Deal today's puzzle to `user`, played in `channel` (their private thread or DM). One copy
+        a day: asking again is refused (front ends link the copy found by `daily_copy`)."""
+        deal = await self.daily_deal(slug)
+        info = rules.VARIANTS[deal.slug]
+        if await self.daily_copy(user, info.slug) is not None:
+            raise UserError(f"You already have today's {info.name} deal: one copy a day.")
+        async with self._lock(channel):
+            await self._refuse_if_busy(channel)
+            game = rules.new_game(info.slug, seed=deal.seed, fen=deal.fen)
+            now = self.clock()
+            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
+                                seed=deal.seed, start_fen=deal.fen, created_at=now, updated_at=now,
+                                rules_version=RULES_VERSION, home_channel_id=home or channel,
+                                daily=deal.day.isoformat(), par=deal.par)
+            self._settle(record, game)
+            await self._create(record)
+            self._live[channel] = _Live(record, game)
+            target = f", target level {deal.level}" if deal.level else ""
+            par = f", par {deal.par}" if deal.par is not None else ""
+            return await self._board_reply(
+                record, game, f"{user.name} starts today's **{info.name}** daily deal ({deal.day.isoformat()}"
+                              f"{target}{par}). Only your first finish counts for the daily board.")
+
+    async def daily_board(self, guild: str | None, user: Player, slug: str) -> Reply:
+        """The server's results for today's deal, best first."""
+        deal_info = self._variant(slug)
+        if deal_info.slug not in rules.DAILY_SLUGS:
+            raise UserError(f"{deal_info.name} has no daily deal, so no daily board.")
+        day = self.today()
+        rows = await self.store.daily_results(guild or "", deal_info.slug, day)
+        deal = self._deals.get((deal_info.slug, day))
+        par = deal.par if deal is not None else None
+        return Reply("\n".join(daily.board_lines(deal_info, day, rows, par)))
+
+    async def _daily_after_commit(self, record: GameRecord) -> None:
+        """A daily copy just changed: keep its first finish as the day's result (once), and tell
+        the player whether this finish counted or the copy is practice now. The game is already
+        saved: a failure here is logged, never turned into the player's error."""
+        try:
+            if record.is_open:
+                if record.plies_played > len(record.moves):   # only a copy taken back can have finished
+                    kept = await self.store.daily_results(record.guild_id or "", record.variant, record.daily or "")
+                    if any(row.game_id == record.id for row in kept):
+                        self._notices[record.channel_id] = daily.PRACTICE
+                return
+            counted = await self.store.add_daily_result(DailyResult(
+                record.daily or "", record.variant, record.players[0][0], record.guild_id or "", record.players[0][1],
+                self._id(record), record.result == "solved", record.score, record.hints, record.plies_played,
+                self.clock()))
+            self._notices[record.channel_id] = (daily.COUNTED.format(slug=record.variant) if counted
+                                                else daily.PRACTICE)
+        except Exception:
+            log.exception("could not keep the daily result of game %s", record.id)
+
+    @_tells_notices
+    async def hint(self, channel: str, user: Player, seconds: float = 2.0) -> Reply:
+        """One good next move and why, searched in a worker thread (at most about `seconds`);
+        each hint shown is counted in the record."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            if not record.solo:
+                raise UserError("Hints are for solo puzzles.")
+            self._seat(record, user)
+            if not game.info.hints:
+                raise UserError(f"{game.info.name} has no hints.")
+            found = await asyncio.to_thread(game.hint, seconds)
+            if found is None:
+                return Reply(f"No hint: the search found no good move within {seconds:g} seconds. Nothing was counted.",
+                             game_id=record.id)
+            before = record.copy()
+            record.hints += 1
+            await self._save(live, before)
+            label = game.label(found.move)
+            shown = f"**{label}** (`{found.move}`)" if label != found.move else f"`{found.move}`"
+            return Reply(f"Hint for {user.name}: {shown}. {found.reason}\n"
+                         f"{plural(record.hints, 'hint')} taken in this puzzle (shown beside the final score).",
+                         game_id=record.id)
+
+    async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
+        """The KingSwap! game a grid click is for, checked: same game, same ply, its player."""
+        live = await self._load(channel)
+        if (live is None or live.game is None or live.record.id != game_id or len(live.record.moves) != ply
+                or live.game.outcome is not None):
+            raise UserError(daily.GRID_STALE)
+        self._seat(live.record, user)
+        return live
+
+    async def grid(self, channel: str, user: Player, game_id: int, ply: int, origin: str = "") -> daily.GridState:
+        """The grid after a first click on `origin` (or with nothing picked), if the game is still at `ply`."""
+        async with self._lock(channel):
+            live = await self._grid_game(channel, user, game_id, ply)
+            try:
+                return daily.grid_state(live.record, live.playing, origin)
+            except IllegalMove as exc:
+                raise UserError(str(exc)) from None
+
+    async def current_grid(self, channel: str) -> daily.GridState | None:
+        """The grid of the KingSwap! game in play in `channel`, or None."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None or live.game is None or live.record.variant != "kingswap":
+                return None
+            return daily.grid_state(live.record, live.game)
+
+    @_tells_notices
+    async def play_grid(self, channel: str, user: Player, game_id: int, ply: int, move: str) -> Reply:
+        """Play a move clicked on the grid, only if the game is still at `ply`."""
+        async with self._lock(channel):
+            live = await self._grid_game(channel, user, game_id, ply)
+            record, game = live.record, live.playing
+            if move not in game.legal_moves():
+                raise UserError(f"{move[:2]} to {move[2:]} is not a legal move here.")
+            before = record.copy()
+            played = game.play(move)
+            record.moves.append(played)
+            record.plies_played += 1
+            await self._commit(live, before, undo=game.undo)
+            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
 
 
 def is_rated(record: GameRecord) -> bool:
