@@ -23,10 +23,12 @@ import yarl
 from discord.ext import commands
 
 from bot.cogs.games import Games
+from bot.cogs.puzzles import Puzzles
 from bot.config import load as load_config, shard_of
 from bot.service import GameService
 from bot.tree import KibitzTree
 from bot.views.challenge import DYNAMIC_ITEMS
+from bot.views.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
 from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
 
 if TYPE_CHECKING:
@@ -65,9 +67,10 @@ class KibitzBot(commands.Bot):
         self.synced: list[discord.app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
-        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS):
+        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *GRID_ITEMS):
             self.add_dynamic_items(item)
         await self.add_cog(Games(self.kibitz_service))
+        await self.add_cog(Puzzles(self.kibitz_service))
         restored = await self.kibitz_service.restore()
         log.info("restored %d open game(s)", restored)
         await self.kibitz_service.warm_up()

@@ -858,8 +858,10 @@ class GameService:
             await self._refuse_if_busy(channel)
             game = rules.new_game(info.slug, seed=deal.seed, fen=deal.fen)
             now = self.clock()
+            # A daily seed is 64 bits, more than an SQL integer holds: the record keeps the start
+            # position (enough to replay) and the day (which names the deal), not the seed.
             record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
-                                seed=deal.seed, start_fen=deal.fen, created_at=now, updated_at=now,
+                                seed=None, start_fen=deal.fen, created_at=now, updated_at=now,
                                 rules_version=RULES_VERSION, home_channel_id=home or channel,
                                 daily=deal.day.isoformat(), par=deal.par)
             self._settle(record, game)
@@ -952,6 +954,14 @@ class GameService:
             if live is None or live.game is None or live.record.variant != "kingswap":
                 return None
             return daily.grid_state(live.record, live.game)
+
+    async def grid_of(self, game_id: int) -> tuple[str, daily.GridState] | None:
+        """(channel, grid) of game `game_id` if it is a KingSwap! game in play, else None."""
+        record = await self.store.get(game_id)
+        if record is None or record.variant != "kingswap" or not record.playing:
+            return None
+        state = await self.current_grid(record.channel_id)
+        return (record.channel_id, state) if state is not None and state.game_id == game_id else None
 
     @_tells_notices
     async def play_grid(self, channel: str, user: Player, game_id: int, ply: int, move: str) -> Reply:

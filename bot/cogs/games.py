@@ -17,7 +17,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.puzzles import daily_puzzle
 from bot.service import GameService, UserError
+from bot.views.kingswap_grid import post_grid
 from bot.views.replies import channel_key, deliver_reply, guild_key, player, send_reply
 
 log = logging.getLogger(__name__)
@@ -64,15 +66,19 @@ class Games(commands.Cog):
     # -- starting ---------------------------------------------------------------------------
     @app_commands.command(name="puzzle", description="Start a solo puzzle in this channel.")
     @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)",
-                           level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)")
+                           level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)",
+                           daily="Today's deal, the same for everyone, in a private thread or DM of your own")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def puzzle(self, interaction: discord.Interaction, variant: str,
                      seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
-                     level: app_commands.Range[int, 1, 9] | None = None) -> None:
+                     level: app_commands.Range[int, 1, 9] | None = None, daily: bool = False) -> None:
+        if daily:
+            return await daily_puzzle(interaction, self.service, variant, seed, level)
         await interaction.response.defer(thinking=True)
         reply = await self.service.start_puzzle(channel_key(interaction), player(interaction.user), variant,
                                                 seed, guild=guild_key(interaction), level=level)
         await deliver_reply(interaction, reply)
+        await post_grid(interaction.client, self.service, reply.game_id)
 
     @app_commands.command(name="challenge", description="Challenge a member to a two-player variant.")
     @app_commands.describe(opponent="Who you want to play", variant="The variant")
@@ -119,12 +125,13 @@ class Games(commands.Cog):
 
     # -- ratings, export, replay ------------------------------------------------------------
     @app_commands.command(name="leaderboard", description="The top rated players of a variant in this server.")
-    @app_commands.describe(variant="The variant (a puzzle shows its best scores)")
+    @app_commands.describe(variant="The variant (a puzzle shows its best scores)",
+                           daily="A puzzle's results for today's deal in this server")
     @app_commands.autocomplete(variant=variant_autocomplete)
-    async def leaderboard(self, interaction: discord.Interaction, variant: str) -> None:
+    async def leaderboard(self, interaction: discord.Interaction, variant: str, daily: bool = False) -> None:
         await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.leaderboard(guild_key(interaction), player(interaction.user),
-                                                                     variant))
+        board = self.service.daily_board if daily else self.service.leaderboard
+        await send_reply(interaction, await board(guild_key(interaction), player(interaction.user), variant))
 
     @app_commands.command(name="profile", description="A member's ratings and results per variant in this server.")
     @app_commands.describe(member="Whose profile (you if left out)")
