@@ -32,7 +32,6 @@ from bot.views.replies import ALT_LIMIT, channel_key, deliver_reply, describe, g
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES = 1440
 NOWHERE = ("I cannot deal you a private copy: I may not open a private thread here and your direct "
            "messages are closed to me. Open your DMs to this server's members, or ask in another channel.")
 
@@ -80,7 +79,7 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
 
 
 async def _private_place(interaction: discord.Interaction,
-                         title: str) -> tuple[discord.abc.Messageable | None, str]:
+                         title: str) -> tuple[discord.Thread | discord.DMChannel | None, str]:
     """A private thread with the member in it, else their DM (if it takes a message), else None;
     with the words that say where ("in <#thread>", "in your direct messages")."""
     channel = interaction.channel
@@ -89,7 +88,7 @@ async def _private_place(interaction: discord.Interaction,
         if isinstance(parent, discord.TextChannel):
             try:
                 thread = await parent.create_thread(name=title[:100], type=discord.ChannelType.private_thread,
-                                                    invitable=False, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+                                                    invitable=False, auto_archive_duration=1440)
                 await thread.add_user(interaction.user)
                 return thread, f"in {thread.mention}"
             except discord.HTTPException as error:
