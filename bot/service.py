@@ -32,6 +32,7 @@ STALE = "This game was just changed elsewhere; I have reloaded it. Please try ag
 CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
 MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
 COLOURS = ("white", "black", "random")
+EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
 
 
 def _package_version() -> str:
@@ -808,7 +809,14 @@ class GameService:
             log.exception("could not draw the rules diagram of %s", info.slug)
         reply.alt = f"{info.name}: the starting position"
         reply.filename = f"rules-{info.slug}.png"
-        reply.embed = {"title": title, "description": "\n".join(lines).strip()[:4000]}
+        # An embed's description holds 4,096 characters: a longer card goes on in a second embed
+        # (both fit the 6,000 characters Discord allows a message's embeds), cut between paragraphs.
+        body = "\n".join(lines).strip()
+        cut = body.rfind("\n\n", 0, EMBED_TEXT) if len(body) > EMBED_TEXT else len(body)
+        cut = cut if cut > 0 else EMBED_TEXT
+        reply.embed = {"title": title, "description": body[:cut].rstrip()}
+        if body[cut:].strip():
+            reply.embed["more"] = body[cut:].strip()[:EMBED_TEXT]
         reply.view = view
         return reply
 

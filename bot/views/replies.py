@@ -80,6 +80,8 @@ def _extras(reply: Reply) -> dict[str, Any]:
             extra["view"] = builder
     if reply.embed is not None:
         extra["embed"] = reply_embed(reply)
+        if reply.embed.get("more"):   # a card longer than one embed goes on in a second
+            extra["embeds"] = [extra.pop("embed"), discord.Embed(description=reply.embed["more"][:4096])]
     return extra
 
 

@@ -141,3 +141,16 @@ async def test_a_variant_without_a_daily_deal_is_refused_privately(bot, fake, se
     log = await deal(fake, fake.alice, variant="standard")
     assert log.reply.ephemeral and "no daily deal" in log.reply.content
     assert fake.threads == {} or all(fake.alice["id"] not in t["members"] for t in fake.threads.values())
+
+
+@pytest.mark.parametrize("variant", ["safe-passage", "solitary-patience"])
+async def test_a_rules_card_longer_than_one_embed_is_shown_whole(bot, fake, service, variant):
+    card = (await service.rules_text(variant)).text
+    assert len(card) > 4096   # the case at hand: these cards outgrow one embed
+    log = await fake.slash("rules", {"variant": variant}, user=fake.alice)
+    embeds = log.reply.data["embeds"]
+    assert len(embeds) == 2 and all(len(e["description"]) <= 4096 for e in embeds)
+    shown = "\n\n".join(e["description"] for e in embeds)
+    body = card.split("\n", 1)[1].strip()   # the card without its "# title" line, which is the title
+    assert shown.split() == body.split()
+    assert embeds[0]["image"]["url"].startswith("attachment://")
