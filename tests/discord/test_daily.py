@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 import rules
-from bot.store import GameRecord
+from bot.service import GameService
+from bot.store import GameRecord, InMemoryStore
+from tests.discord.conftest import running_bot, tiny_png
 
 pytestmark = pytest.mark.asyncio
 
@@ -154,3 +156,25 @@ async def test_a_rules_card_longer_than_one_embed_is_shown_whole(bot, fake, serv
     body = card.split("\n", 1)[1].strip()   # the card without its "# title" line, which is the title
     assert shown.split() == body.split()
     assert embeds[0]["image"]["url"].startswith("attachment://")
+
+
+@pytest.mark.parametrize("variant, caption, score", [
+    ("kingswap", "Casualties 0", "Casualties: 0."),
+    ("safe-passage", "level 0 of 3 reached", "Level: 0."),
+    ("solitary-patience", "men not home", "Men not home:"),
+])
+async def test_each_puzzle_shows_its_goal_squares_caption_and_named_score(fake, variant, caption, score):
+    drawn = []
+
+    def recording(view, orientation):
+        drawn.append(view)
+        return tiny_png(view, orientation)
+
+    service = GameService(InMemoryStore(), renderer=recording)
+    async with running_bot(fake, service):
+        started = await fake.slash("puzzle", {"variant": variant, "seed": 2}, user=fake.alice)
+        assert caption in started.text and started.reply.files
+        assert drawn[-1].marks and caption in drawn[-1].caption   # goal squares tinted, caption drawn
+        gave_up = await fake.slash("resign", user=fake.alice)
+    assert score in gave_up.text
+    assert variant == "kingswap" or "Casualties" not in gave_up.text   # each puzzle names its own score
