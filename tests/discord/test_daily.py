@@ -178,3 +178,11 @@ async def test_each_puzzle_shows_its_goal_squares_caption_and_named_score(fake, 
         gave_up = await fake.slash("resign", user=fake.alice)
     assert score in gave_up.text
     assert variant == "kingswap" or "Casualties" not in gave_up.text   # each puzzle names its own score
+
+
+async def test_a_kingswap_daily_shows_its_par_and_its_grid_in_the_thread(bot, fake, service):
+    await deal(fake, fake.carol, variant="kingswap")
+    record = await copy_of(service, fake.carol, "kingswap")
+    posted = fake.messages_in(record.channel_id)
+    assert any(f"par {record.par}" in m.content for m in posted)
+    await fake.wait_until(lambda: any("click a man" in m.content for m in fake.messages_in(record.channel_id)))
