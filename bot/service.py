@@ -860,9 +860,10 @@ class GameService:
         a day: asking again is refused (front ends link the copy found by `daily_copy`)."""
         deal = await self.daily_deal(slug)
         info = rules.VARIANTS[deal.slug]
-        if await self.daily_copy(user, info.slug) is not None:
-            raise UserError(f"You already have today's {info.name} deal: one copy a day.")
-        async with self._lock(channel):
+        # one copy a day, even when asked for twice at once
+        async with self._lock(f"daily:{user.id}:{info.slug}"), self._lock(channel):
+            if await self.daily_copy(user, info.slug) is not None:
+                raise UserError(f"You already have today's {info.name} deal: one copy a day.")
             await self._refuse_if_busy(channel)
             game = rules.new_game(info.slug, seed=deal.seed, fen=deal.fen)
             now = self.clock()
@@ -886,11 +887,10 @@ class GameService:
         deal_info = self._variant(slug)
         if deal_info.slug not in rules.DAILY_SLUGS:
             raise UserError(f"{deal_info.name} has no daily deal, so no daily board.")
-        day = self.today()
+        deal = await self.daily_deal(deal_info.slug)   # worked out once a day (for its par)
+        day = deal.day.isoformat()
         rows = await self.store.daily_results(guild or "", deal_info.slug, day)
-        deal = self._deals.get((deal_info.slug, day))
-        par = deal.par if deal is not None else None
-        return Reply("\n".join(daily.board_lines(deal_info, day, rows, par)))
+        return Reply("\n".join(daily.board_lines(deal_info, day, rows, deal.par)))
 
     async def _daily_after_commit(self, record: GameRecord) -> None:
         """A daily copy just changed: keep its first finish as the day's result (once), and tell
