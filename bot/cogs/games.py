@@ -78,7 +78,7 @@ class Games(commands.Cog):
         reply = await self.service.start_puzzle(channel_key(interaction), player(interaction.user), variant,
                                                 seed, guild=guild_key(interaction), level=level)
         await deliver_reply(interaction, reply)
-        await post_grid(interaction.client, self.service, reply.game_id)
+        await post_grid(interaction.client, self.service, reply.game_id, interaction)
 
     @app_commands.command(name="challenge", description="Challenge a member to a two-player variant.")
     @app_commands.describe(opponent="Who you want to play", variant="The variant")
