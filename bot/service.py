@@ -882,6 +882,12 @@ class GameService:
                 record, game, f"{user.name} starts today's **{info.name}** daily deal ({deal.day.isoformat()}"
                               f"{target}{par}). Only your first finish counts for the daily board.")
 
+    async def has_game(self, channel: str) -> bool:
+        """Whether a game is in play in `channel` (a daily needs a free thread or DM)."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            return live is not None and live.game is not None
+
     async def daily_board(self, guild: str | None, user: Player, slug: str) -> Reply:
         """The server's results for today's deal, best first."""
         deal_info = self._variant(slug)

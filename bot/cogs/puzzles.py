@@ -62,9 +62,9 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
         await send(interaction, f"You already have today's {name} deal (game #{copy.id}) {where}. "
                                 f"One copy a day: only its first finish counts.", ephemeral=True)
         return
-    place, where = await _private_place(interaction, f"{name} daily {deal.day.isoformat()} · {me.name}")
+    place, where = await _private_place(interaction, service, f"{name} daily {deal.day.isoformat()} · {me.name}")
     if place is None:
-        await send(interaction, NOWHERE, ephemeral=True)
+        await send(interaction, where or NOWHERE, ephemeral=True)
         return
     reply = await service.start_daily(str(place.id), me, deal.slug, guild=guild_key(interaction),
                                       home=channel_key(interaction))
@@ -78,10 +78,11 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
         log.warning("could not tell %s where their daily is (%s)", me.id, describe(error))
 
 
-async def _private_place(interaction: discord.Interaction,
+async def _private_place(interaction: discord.Interaction, service: GameService,
                          title: str) -> tuple[discord.Thread | discord.DMChannel | None, str]:
-    """A private thread with the member in it, else their DM (if it takes a message), else None;
-    with the words that say where ("in <#thread>", "in your direct messages")."""
+    """A private thread with the member in it, else their DM (if it is free and takes a message),
+    else None; with the words that say where ("in <#thread>", "in your direct messages"), or
+    for None why not (empty: the usual NOWHERE)."""
     channel = interaction.channel
     if interaction.guild is not None:
         parent = channel.parent if isinstance(channel, discord.Thread) else channel
@@ -97,6 +98,9 @@ async def _private_place(interaction: discord.Interaction,
         return channel, "here"
     try:
         dm = await interaction.user.create_dm()
+        if await service.has_game(str(dm.id)):
+            return None, ("I cannot open a private thread here, and our direct messages already have a game in "
+                          "play: finish it (or /resign there) first, or ask in another channel.")
         await dm.send(f"{title.split(' · ')[0]}: your own copy, dealt here so nobody else sees your moves.")
         return dm, "in your direct messages with me"
     except discord.HTTPException as error:

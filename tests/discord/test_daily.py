@@ -186,3 +186,11 @@ async def test_a_kingswap_daily_shows_its_par_and_its_grid_in_the_thread(bot, fa
     posted = fake.messages_in(record.channel_id)
     assert any(f"par {record.par}" in m.content for m in posted)
     await fake.wait_until(lambda: any("click a man" in m.content for m in fake.messages_in(record.channel_id)))
+
+
+async def test_a_daily_by_dm_waits_for_the_dms_game_in_play_to_finish(bot, fake, service):
+    fake.deny_threads()
+    await deal(fake, fake.bob)                                   # today's Solitary Patience, by DM
+    log = await deal(fake, fake.bob, variant="safe-passage")     # the DM is taken by it
+    assert log.reply.ephemeral and "already have a game in play" in log.reply.content
+    assert await service.store.daily_games(service.today(), "safe-passage", fake.bob["id"]) == []
