@@ -26,9 +26,9 @@ from discord.ext import commands
 import rules
 
 from bot.service import GameService, Reply, UserError
-from bot.tree import send
+from bot.tree import answer, send
 from bot.views.kingswap_grid import post_grid
-from bot.views.replies import ALT_LIMIT, channel_key, deliver_reply, describe, guild_key, player
+from bot.views.replies import ALT_LIMIT, channel_key, describe, guild_key, player
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +42,7 @@ class Puzzles(commands.Cog):
 
     @app_commands.command(name="hint", description="One good next move in this channel's solo puzzle, and why.")
     async def hint(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        reply = await self.service.hint(channel_key(interaction), player(interaction.user))
-        await deliver_reply(interaction, reply)
+        await answer(interaction, self.service.hint(channel_key(interaction), player(interaction.user)), changes=True)
 
 
 async def daily_puzzle(interaction: discord.Interaction, service: GameService, variant: str,

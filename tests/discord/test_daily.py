@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from bot.service import GameService
+from bot.service import GameService, Player
 from bot.store import GameRecord, InMemoryStore
 from tests.discord.conftest import running_bot, tiny_png
 
@@ -22,6 +22,10 @@ async def copy_of(service, user, variant=PATIENCE) -> GameRecord:
     copies = await service.store.daily_games(service.today(), variant, user["id"])
     assert len(copies) == 1, copies
     return copies[0]
+
+
+def _player(user) -> Player:
+    return Player(user["id"], user["username"])
 
 
 def first_move(record: GameRecord) -> str:
@@ -81,8 +85,7 @@ async def test_without_thread_or_dm_one_private_sentence_and_nothing_dealt(bot, 
 
 
 async def test_a_daily_leaves_the_channels_game_in_play_alone(bot, fake, service):
-    started = await fake.slash("puzzle", {"variant": "kingswap", "seed": 7}, user=fake.alice)
-    assert "starts" in started.text
+    await service.start_puzzle(fake.channel_id, _player(fake.alice), "kingswap", seed=7)   # a game in place
     before = await service.store.open_game(fake.channel_id)
     await deal(fake, fake.alice)
     after = await service.store.open_game(fake.channel_id)
@@ -171,6 +174,7 @@ async def test_each_puzzle_shows_its_goal_squares_caption_and_named_score(fake, 
         return tiny_png(view, orientation)
 
     service = GameService(InMemoryStore(), renderer=recording)
+    fake.deny_threads()   # played in place, so the board is the command's answer
     async with running_bot(fake, service):
         started = await fake.slash("puzzle", {"variant": variant, "seed": 2}, user=fake.alice)
         assert caption in started.text and started.reply.files
@@ -194,3 +198,11 @@ async def test_a_daily_by_dm_waits_for_the_dms_game_in_play_to_finish(bot, fake,
     log = await deal(fake, fake.bob, variant="safe-passage")     # the DM is taken by it
     assert log.reply.ephemeral and "already have a game in play" in log.reply.content
     assert await service.store.daily_games(service.today(), "safe-passage", fake.bob["id"]) == []
+
+
+async def test_a_kingswap_puzzle_in_a_thread_of_its_own_gets_its_grid_there(bot, fake, service):
+    await fake.slash("puzzle", {"variant": "kingswap", "seed": 7}, user=fake.alice)
+    [thread] = [tid for tid, t in fake.threads.items() if fake.alice["id"] in t["members"]]
+    assert (await service.store.open_game(thread)).variant == "kingswap"
+    await fake.wait_until(lambda: any("click a man" in m.content for m in fake.messages_in(thread)))
+    assert not any("click a man" in m.content for m in fake.messages_in(fake.channel_id))

@@ -8,6 +8,12 @@ import rules
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These puzzles are played where the command runs (no thread of their own), unless a test says otherwise."""
+    fake.deny_threads()
+
+
 async def test_a_hint_names_a_legal_move_and_why_and_is_counted(bot, fake, service):
     await fake.slash("puzzle", {"variant": "kingswap", "seed": 7}, user=fake.alice)
     log = await fake.slash("hint", user=fake.alice, timeout=10)

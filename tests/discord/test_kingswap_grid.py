@@ -12,6 +12,12 @@ from tests.discord.fake_discord import UPDATE_MESSAGE
 
 pytestmark = pytest.mark.asyncio
 
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These puzzles are played where the command runs (no thread of their own), unless a test says otherwise."""
+    fake.deny_threads()
+
 SEED = 7
 PRIMARY, SUCCESS, DANGER = 1, 3, 4
 
@@ -121,3 +127,4 @@ async def test_the_grid_works_after_a_restart(fake, service):
 async def test_other_puzzles_get_no_grid(bot, fake, service):
     await fake.slash("puzzle", {"variant": "solitary-patience", "seed": 1}, user=fake.alice)
     assert grid_messages(fake, fake.channel_id) == []
+
