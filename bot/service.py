@@ -1053,6 +1053,7 @@ class GameService:
                           home: str | None = None) -> Reply:
         """Deal today's puzzle to `user`, played in `channel` (their private thread or DM). One copy
         a day: asking again is refused (front ends link the copy found by `daily_copy`)."""
+        await self.check_start(guild, slug, players=1)
         deal = await self.daily_deal(slug)
         info = rules.VARIANTS[deal.slug]
         # one copy a day, even when asked for twice at once

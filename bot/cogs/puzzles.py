@@ -52,6 +52,7 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
     if seed is not None or level is not None:
         raise UserError("Today's deal is the same for everyone: leave out the seed and level.")
     me = player(interaction.user)
+    await service.check_start(guild_key(interaction), variant, players=1)   # turned off here? before any thread
     deal = await service.daily_deal(variant)   # a UserError here reaches the tree: one private sentence
     name = rules.VARIANTS[deal.slug].name
     copy = await service.daily_copy(me, deal.slug)

@@ -87,9 +87,11 @@ async def test_a_second_copy_the_same_day_is_refused(svc):
     assert await svc.store.open_game("t2") is None
 
 
-async def test_a_puzzle_without_a_daily_deal_is_refused(svc):
-    with pytest.raises(UserError, match="no daily deal"):
+async def test_a_variant_without_a_daily_deal_is_refused(svc):
+    with pytest.raises(UserError, match="two-player game"):
         await svc.start_daily("t1", ALICE, "standard")
+    with pytest.raises(UserError, match="no daily deal"):
+        await svc.daily_deal("standard")
     with pytest.raises(UserError, match="no daily deal"):
         await svc.daily_board("g", ALICE, "standard")
 
@@ -190,3 +192,11 @@ async def test_the_day_is_the_utc_day(clock):
     assert svc.today() == "2026-03-14"
     svc.timer = Clock(DAY + 12 * 3600)
     assert svc.today() == "2026-03-15"
+
+
+async def test_a_puzzle_turned_off_in_the_server_deals_no_daily(svc):
+    await svc.change_settings("g", disable="solitary-patience")
+    with pytest.raises(UserError, match="turned off"):
+        await svc.start_daily("t1", ALICE, PATIENCE, guild="g")
+    assert await svc.store.daily_games("2026-03-14", PATIENCE, ALICE.id) == []
+    await svc.start_daily("t2", ALICE, PATIENCE, guild="elsewhere")   # another server's settings are its own

@@ -144,7 +144,7 @@ async def test_a_two_player_variants_leaderboard_stays_its_ratings(bot, fake, se
 
 async def test_a_variant_without_a_daily_deal_is_refused_privately(bot, fake, service):
     log = await deal(fake, fake.alice, variant="standard")
-    assert log.reply.ephemeral and "no daily deal" in log.reply.content
+    assert log.reply.ephemeral and "two-player game" in log.reply.content
     assert fake.threads == {} or all(fake.alice["id"] not in t["members"] for t in fake.threads.values())
 
 
