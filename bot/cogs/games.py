@@ -101,7 +101,7 @@ class Games(commands.Cog):
             return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
 
         reply = await answer(interaction, work(), changes=True)
-        await post_grid(interaction.client, self.service, reply.game_id, interaction)
+        await post_grid(interaction.client, self.service, reply.game_id)
 
     @app_commands.command(name="challenge", description="Challenge a member, or anyone, to a two-player variant.")
     @app_commands.describe(variant="The variant",

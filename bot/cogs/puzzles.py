@@ -16,7 +16,6 @@ dealt. A daily never takes the channel's one game in play: it lives in the threa
 """
 from __future__ import annotations
 
-import io
 import logging
 
 import discord
@@ -25,10 +24,11 @@ from discord.ext import commands
 
 import rules
 
-from bot.service import GameService, Reply, UserError
+from bot.service import GameService, UserError
 from bot.tree import answer, send
+from bot.views.challenge import drop_thread, post_reply
 from bot.views.kingswap_grid import post_grid
-from bot.views.replies import ALT_LIMIT, channel_key, describe, guild_key, player
+from bot.views.replies import channel_key, describe, guild_key, player
 
 log = logging.getLogger(__name__)
 
@@ -65,10 +65,15 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
     if place is None:
         await send(interaction, where or NOWHERE, ephemeral=True)
         return
-    reply = await service.start_daily(str(place.id), me, deal.slug, guild=guild_key(interaction),
-                                      home=channel_key(interaction))
+    try:
+        reply = await service.start_daily(str(place.id), me, deal.slug, guild=guild_key(interaction),
+                                          home=channel_key(interaction))
+    except BaseException:
+        if isinstance(place, discord.Thread):
+            await drop_thread(place)   # made for this copy, which was not dealt
+        raise
     # The copy is dealt: from here on nothing may turn into an error reply.
-    await _post(place, reply)
+    await post_reply(place, reply)
     await post_grid(interaction.client, service, reply.game_id)
     try:
         await send(interaction, f"Today's {name} deal is yours to play {where}. Only your first finish counts "
@@ -116,21 +121,3 @@ async def _where(client: discord.Client, channel_id: str) -> str:
     if isinstance(channel, discord.DMChannel):
         return "in your direct messages with me"
     return f"in <#{channel_id}>"
-
-
-async def _post(place: discord.abc.Messageable, reply: Reply) -> None:
-    """Post a board Reply in the daily's thread or DM (best effort: the copy is stored already)."""
-    from bot.views.turn_builder import builder_view
-
-    extra: dict = {}
-    if reply.image is not None:
-        extra["file"] = discord.File(io.BytesIO(reply.image), filename=reply.filename or "board.png",
-                                     description=(reply.alt or "")[:ALT_LIMIT] or None)
-    if reply.builder is not None and reply.game_id is not None and reply.ply is not None:
-        builder = builder_view(reply.game_id, reply.ply, reply.builder)
-        if builder.children:
-            extra["view"] = builder
-    try:
-        await place.send(reply.text[:2000], **extra)
-    except Exception as error:  # noqa: BLE001 - /board shows it again
-        log.warning("could not post the daily board of game %s (%s)", reply.game_id, describe(error))

@@ -142,12 +142,10 @@ async def _refuse(interaction: discord.Interaction, error: BaseException) -> Non
     await report_error(interaction, error)
 
 
-async def post_grid(client: discord.Client, service: GameService, game_id: int | None,
-                    interaction: discord.Interaction | None = None) -> None:
-    """Post the grid of game `game_id` where it is played, if it is a KingSwap! game in play
-    (nothing for other games): as a followup of `interaction` when the game is in its channel,
-    else (or if that fails) as a message of the bot's own there. Best effort: the puzzle stands,
-    and /move works without the grid."""
+async def post_grid(client: discord.Client, service: GameService, game_id: int | None) -> None:
+    """Post the grid of game `game_id` as a message of the bot's own where the game is played, if
+    it is a KingSwap! game in play (nothing for other games). Not a followup: the command's answer
+    stays its board. Best effort: the puzzle stands, and /move works without the grid."""
     if game_id is None:
         return
     try:
@@ -155,12 +153,6 @@ async def post_grid(client: discord.Client, service: GameService, game_id: int |
         if found is None:
             return
         channel, state = found
-        if interaction is not None and str(interaction.channel_id) == channel:
-            try:
-                await interaction.followup.send(grid_text(state), view=grid_view(state))
-                return
-            except Exception as error:  # noqa: BLE001 - post it in the channel instead
-                log.info("could not send the grid of game %s as a followup (%s)", game_id, describe(error))
         destination = client.get_channel(int(channel)) or await client.fetch_channel(int(channel))
         if isinstance(destination, discord.abc.Messageable):
             await destination.send(grid_text(state), view=grid_view(state))
