@@ -162,7 +162,7 @@ async def test_a_rules_card_longer_than_one_embed_is_shown_whole(bot, fake, serv
 
 
 @pytest.mark.parametrize("variant, caption, score", [
-    ("kingswap", "Casualties 0", "Casualties: 0."),
+    ("kingswap", "casualties 0 · king heading for a5", "Casualties: 0."),
     ("safe-passage", "level 0 of 3 reached", "Level: 0."),
     ("solitary-patience", "men not home", "Men not home:"),
 ])
