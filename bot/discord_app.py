@@ -23,9 +23,12 @@ import yarl
 from discord.ext import commands
 
 from bot.cogs.games import Games
+from bot.cogs.play import Play
 from bot.config import load as load_config, shard_of
 from bot.service import GameService
+from bot.scheduler import Scheduler
 from bot.tree import KibitzTree
+from bot.views.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.views.challenge import DYNAMIC_ITEMS
 from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
 
@@ -63,17 +66,24 @@ class KibitzBot(commands.Bot):
         self.kibitz_service = service
         self.sync_commands = sync
         self.synced: list[discord.app_commands.AppCommand] = []
+        self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
 
     async def setup_hook(self) -> None:
-        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS):
+        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *BOARD_ITEMS):
             self.add_dynamic_items(item)
         await self.add_cog(Games(self.kibitz_service))
+        await self.add_cog(Play(self.kibitz_service))
         restored = await self.kibitz_service.restore()
         log.info("restored %d open game(s)", restored)
         await self.kibitz_service.warm_up()
         if self.sync_commands:
             self.synced = await self.tree.sync()
             log.info("synced %d slash command(s): %s", len(self.synced), ", ".join(c.name for c in self.synced))
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        await super().close()
 
     def owns_guild(self, guild_id: int | str | None) -> bool:
         """Whether this process runs the guild's shard, so serves its games and their timers."""

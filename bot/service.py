@@ -782,6 +782,13 @@ class GameService:
             reply = await self._board_reply(record, game, f"{mover} ran out of time.")
             return DueEvent("timeout", record.copy(), reply)
 
+    async def check_player(self, channel: str, user: Player, game_id: int | None = None) -> None:
+        """Raise UserError unless `user` plays the game in play here (game `game_id`, if given)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            self._require_game(live.record, game_id)
+            self._seat(live.record, user)
+
     @_tells_notices
     async def takeback(self, channel: str, user: Player) -> Reply:
         """Ask the opponent to take back your last move (the last two when you are to move)."""
@@ -1075,7 +1082,7 @@ def duration(seconds: float) -> str:
     """A time span for people, in its two largest units: "2 days 6 hours", "45 minutes", "2 seconds"."""
     left = max(0, round(seconds))
     units = [(86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")]
-    parts = []
+    parts: list[str] = []
     for size, word in units:
         if left >= size or (not parts and size == 1):
             count, left = divmod(left, size)

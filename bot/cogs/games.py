@@ -95,7 +95,12 @@ class Games(commands.Cog):
         await deliver_reply(interaction, reply)
 
     @app_commands.command(name="board", description="Show this channel's game.")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(flip="Show it to you alone, turned round: Black at the bottom")
+    async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
+        if flip:
+            await interaction.response.defer(thinking=True, ephemeral=True)
+            await send_reply(interaction, await self.service.flipped_board(channel_key(interaction)))
+            return
         await interaction.response.defer(thinking=True)
         await send_reply(interaction, await self.service.board(channel_key(interaction)))
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.asyncio
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 COMMANDS = {"variants", "rules", "puzzle", "challenge", "move", "board", "resign", "draw", "undo",
-            "leaderboard", "profile", "export", "replay"}
+            "leaderboard", "profile", "export", "replay", "takeback", "abort"}
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)   # members, presences, message content
 
 
