@@ -809,7 +809,7 @@ class GameService:
             record.takeback_offer = user.id
             await self._save(live, before)
             other = next(name for pid, name in record.players if pid != user.id)
-            what = "their last move" if plies == 1 else "their last move and the reply to it"
+            what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
             return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
                          f"any move declines.", game_id=record.id, controls=("takeback",))
 

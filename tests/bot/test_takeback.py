@@ -40,7 +40,7 @@ async def test_asking_when_to_move_takes_back_two_moves_to_give_the_move_back(se
     game_id = await started(service)
     await played(service, "e4", "e5", "Nf3", "Nc6")
     asked = await service.takeback(CHANNEL, ALICE)
-    assert "last move and the reply to it" in asked.text
+    assert "alice asks to take back `g1f3` and `b8c6`." in asked.text
     await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
     assert (await store.get(game_id)).moves == ["e2e4", "e7e5"]
     with pytest.raises(UserError, match="not your turn"):
@@ -218,3 +218,24 @@ async def test_a_flipped_board_is_black_at_the_bottom_and_private(service):
     assert reply.ephemeral and reply.image and "Black's side" in reply.text
     assert [orientation for _, orientation in fake_png.calls] == [rules.BLACK]
     assert reply.view.pieces["e4"] == "P"
+
+
+# -- the console ------------------------------------------------------------------------------------
+async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_path):
+    import io
+
+    from bot.console import Console
+
+    out = io.StringIO()
+    console = Console(service, tmp_path, stdout=out, user="you")
+    for line in ("/challenge @bob standard", "/as bob", "/accept", "/as you", "/move e4", "/takeback",
+                 "/as bob", "/takeback maybe", "/takeback yes"):
+        await console.handle(line)
+    text = out.getvalue()
+    assert "You ask to take back `e2e4`." in text
+    assert "! Answer a takeback with /takeback yes or /takeback no." in text
+    assert "bob accepts the takeback: `e2e4` taken back." in text
+    await console.handle("/abort")
+    assert "bob aborted game #1" in out.getvalue()
+    record = await service.store.get(1)
+    assert (record.status, record.moves) == ("aborted", [])

@@ -57,7 +57,7 @@ async def test_an_accepted_takeback_undoes_the_move_and_closes_the_request(bot, 
     await play(fake, "e4", "e5", "Nf3")
     asked = await fake.slash("takeback", user=fake.alice)
     assert not asked.deferred and not asked.reply.ephemeral   # answered at once, publicly
-    assert "alice asks to take back their last move" in asked.reply.content
+    assert "alice asks to take back `g1f3`. bob, accept or decline" in asked.reply.content
     assert labels(asked.reply.message) == ["Accept", "Decline"]
     onlooker = await fake.click(button(asked, "Accept"), user=fake.carol)
     assert onlooker.reply.ephemeral and "not playing" in onlooker.reply.content
