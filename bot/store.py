@@ -166,6 +166,16 @@ def _rated_pair(white: PlayerRating, black: PlayerRating, names: tuple[str, str]
             black.after(new_black, 1 - white_score, names[1], when))
 
 
+# Tables besides `games` that a whole-database copy (python -m bot copy-db) carries over, with their columns.
+OTHER_TABLES: dict[str, tuple[str, ...]] = {
+    "ratings": RATING_COLUMNS,
+    "rated_games": ("game_id", "rated_at"),
+    "guild_settings": ("guild_id", "settings", "updated_at"),
+    "member_prefs": ("user_id", "pings", "updated_at"),
+    "daily_results": DAILY_COLUMNS,
+}
+
+
 def _board_key(row: PlayerRating) -> tuple:
     return (-row.rating, -row.games, row.player_id)
 
@@ -495,14 +505,24 @@ class SqliteStore:
         rows = await (await self._conn.execute("SELECT * FROM games ORDER BY id")).fetchall()
         return [_from_row(r) for r in rows]
 
-    async def put(self, records: list[GameRecord]) -> None:
-        """Insert records exactly as they are (ids and versions kept), in one transaction."""
+    async def table_rows(self, table: str) -> list[tuple]:
+        """Every row of one of OTHER_TABLES, its columns in OTHER_TABLES order."""
+        columns = ", ".join(OTHER_TABLES[table])
+        return [tuple(r) for r in await (await self._conn.execute(f"SELECT {columns} FROM {table}")).fetchall()]
+
+    async def put(self, records: list[GameRecord], tables: dict[str, list[tuple]] | None = None) -> None:
+        """Insert records exactly as they are (ids and versions kept), and the rows of OTHER_TABLES
+        given, in one transaction."""
         columns = ("id", *_COLUMNS)
         placeholders = ", ".join("?" for _ in columns)
         async with self._write:
             try:
                 await self._conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
                                              [(r.id, *_to_row(r)) for r in records])
+                for table, rows in (tables or {}).items():
+                    names = OTHER_TABLES[table]
+                    await self._conn.executemany(
+                        f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' for _ in names)})", rows)
                 await self._conn.commit()
             except BaseException:
                 await self._conn.rollback()

@@ -21,7 +21,7 @@ from typing import Any
 
 from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
                     _from_row, _to_row)
-from .store import DAILY_COLUMNS, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
+from .store import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
 
 try:
     import asyncpg
@@ -156,15 +156,23 @@ class PostgresStore:
     async def all_games(self) -> list[GameRecord]:
         return [_from_row(r) for r in await self._pool.fetch("SELECT * FROM games ORDER BY id")]
 
-    async def put(self, records: list[GameRecord]) -> None:
-        """Insert records exactly as they are (ids and versions kept), in one transaction; new
-        games then take ids after the highest one."""
+    async def table_rows(self, table: str) -> list[tuple]:
+        """Every row of one of OTHER_TABLES, its columns in OTHER_TABLES order."""
+        return [tuple(r) for r in await self._pool.fetch(f"SELECT {', '.join(OTHER_TABLES[table])} FROM {table}")]
+
+    async def put(self, records: list[GameRecord], tables: dict[str, list[tuple]] | None = None) -> None:
+        """Insert records exactly as they are (ids and versions kept), and the rows of OTHER_TABLES
+        given, in one transaction; new games then take ids after the highest one."""
         columns = ("id", *_COLUMNS)
         placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
         async with self._pool.acquire() as conn:
             async with conn.transaction():
                 await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
                                        [(r.id, *_to_row(r)) for r in records])
+                for table, rows in (tables or {}).items():
+                    names = OTHER_TABLES[table]
+                    marks = ", ".join(f"${i}" for i in range(1, len(names) + 1))
+                    await conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({marks})", rows)
                 await conn.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), "
                                    "GREATEST((SELECT MAX(id) FROM games), 1), (SELECT COUNT(*) > 0 FROM games))")
 
@@ -290,7 +298,8 @@ class PostgresStore:
 
 async def copy_games(source: str, target: str) -> int:
     """Copy every game from one database to another (SQLite or PostgreSQL, either way), ids,
-    versions and all. The target must hold no games yet. Returns how many were copied."""
+    versions and all, with the ratings, server settings, member preferences and daily results.
+    The target must hold no games yet. Returns how many games were copied."""
     if not is_postgres_url(source) and not Path(sqlite_path(source)).is_file():
         raise StoreError(f"There is no database at {source} to copy from.")
     src = await open_store(source)
@@ -301,7 +310,8 @@ async def copy_games(source: str, target: str) -> int:
                 raise StoreError(f"The target database {_shown(target)} already holds games; copy-db copies "
                                  f"into an empty database only, so no game is overwritten or merged.")
             records = await src.all_games()   # type: ignore[attr-defined]
-            await dst.put(records)   # type: ignore[attr-defined]
+            tables = {table: await src.table_rows(table) for table in OTHER_TABLES}   # type: ignore[attr-defined]
+            await dst.put(records, tables)   # type: ignore[attr-defined]
             return len(records)
         finally:
             await dst.close()

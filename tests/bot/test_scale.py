@@ -16,7 +16,7 @@ import rules
 from bot import __main__ as cli
 from bot.config import ConfigError, load, parse_shards, shard_of
 from bot.service import STALE, GameService, UserError
-from bot.store import SqliteStore, StoreError
+from bot.store import OTHER_TABLES, DailyResult, SqliteStore, StoreError
 from bot.store_pg import PostgresStore, copy_games, open_store, redact, sqlite_path
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
@@ -115,6 +115,14 @@ async def some_games(store) -> None:
     await service.resign("done", BOB)
     await service.start_puzzle("puzzles", ALICE, "kingswap", seed=5)
     await service.challenge("waiting", ALICE, BOB, "standard")
+    await store.save_settings("g1", {"threads": False}, "t1")
+    await store.set_pings(BOB.id, False, "t1")
+    await store.add_daily_result(DailyResult("2026-11-23", "kingswap", ALICE.id, "g1", "alice", 3, True, 2, 1, 9,
+                                             "t1"))
+
+
+async def other_tables(store) -> dict[str, list[tuple]]:
+    return {table: sorted(await store.table_rows(table), key=repr) for table in OTHER_TABLES}
 
 
 @pytest.mark.asyncio
@@ -124,9 +132,15 @@ async def test_copy_db_copies_every_game_from_sqlite_to_postgres_and_back_unchan
     originals = await source.all_games()
     await source.close()
 
+    source = await SqliteStore.open(tmp_path / "old.sqlite3")
+    tables = await other_tables(source)
+    await source.close()
+    assert all(tables.values()), tables                    # ratings, settings, pings, dailies: each has rows
+
     assert await copy_games(str(tmp_path / "old.sqlite3"), pg_url) == 4
     pg = await open_store(pg_url)
     assert await pg.all_games() == originals               # ids, versions, moves, results: all of it
+    assert await other_tables(pg) == tables                # and every other table
     service = GameService(pg, renderer=fake_png)
     await service.move("duel", ALICE, "Nf3")               # games go on from where they were
     new_id = (await service.challenge("fresh", ALICE, BOB, "standard")).game_id
@@ -138,6 +152,7 @@ async def test_copy_db_copies_every_game_from_sqlite_to_postgres_and_back_unchan
     assert await copy_games(pg_url, back) == 5
     store = await open_store(back)
     assert await store.all_games() == expected
+    assert await other_tables(store) == tables
     await store.close()
 
 
