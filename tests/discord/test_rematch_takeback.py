@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.discord.conftest import running_bot
 from tests.discord.fake_discord import FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
@@ -86,3 +87,12 @@ async def test_takeback_refusals_are_private_and_immediate(bot, fake):
     onlooker = await fake.slash("takeback", user=fake.carol)
     assert onlooker.reply.ephemeral and "not playing" in onlooker.reply.content
     assert not [m for m in fake.messages_in(fake.channel_id) if "take back" in m.content and not m.ephemeral]
+
+
+async def test_the_rematch_button_works_after_a_restart(fake, service):
+    async with running_bot(fake, service):
+        await begin(fake)
+        resigned = await fake.slash("resign", user=fake.alice)
+    async with running_bot(fake, service):
+        rematch = await fake.click(button(resigned, "Rematch"), user=fake.alice, message=resigned.reply.message)
+        assert "alice challenges bob" in rematch.reply.content and "alice would play Black" in rematch.reply.content
