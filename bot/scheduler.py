@@ -8,7 +8,9 @@ compare-and-set on the game's record, so a move made at the last second and the 
 both happen, and two processes never fire the same deadline twice.
 
 Delivery follows the change: the change is committed, so a message that cannot be sent is
-logged, never retried into a second forfeit.
+logged, never retried into a second forfeit. While something stays due that this process does
+not carry out (another shard's game, a round that failed), it tries again after 1 s, then 2, 4...
+up to a minute, rather than spinning.
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 LONGEST_SLEEP = 3600.0   # a safety net: wake at least hourly (a deadline another process stored)
-RETRY = 1.0              # after a round that left something due (another shard's, or an error)
+RETRY = 1.0              # after a round that left something due (another shard's, or an error)...
+MAX_RETRY = 60.0         # ...doubled while that goes on, up to this
 
 
 class Scheduler:
@@ -51,20 +54,26 @@ class Scheduler:
     async def _run(self) -> None:
         await self.bot.wait_until_ready()
         signal = self.service.deadlines
+        retry = RETRY
         while True:
             signal.event.clear()   # before reading: a save from now on wakes the next sleep
             try:
-                for event in await self.service.due_events(owns=self.bot.owns_guild):
+                events = await self.service.due_events(owns=self.bot.owns_guild)
+                for event in events:
                     await self.deliver(event)
                 next_due = await self.service.next_due()
             except Exception:
                 log.exception("the deadline round failed; trying again shortly")
-                next_due = self.service.timer() + RETRY
+                events, next_due = [], self.service.timer()
             now = self.service.timer()
             if next_due is None:
                 wait = LONGEST_SLEEP
-            else:
-                wait = min(max(next_due - now, RETRY if next_due <= now else 0.0), LONGEST_SLEEP)
+            elif next_due > now:
+                wait, retry = min(next_due - now, LONGEST_SLEEP), RETRY
+            else:   # still due: another shard's, or refused this round. Back off while nothing gets done
+                if events:
+                    retry = RETRY
+                wait, retry = retry, min(retry * 2, MAX_RETRY)
             signal.until = now + wait
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(signal.event.wait(), timeout=wait)

@@ -4,10 +4,13 @@ message says so without buttons; the player to move is reminded with a ping, the
 time, with the final board posted in the game's channel; a deadline outlives a restart."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.config import load as load_config
 from bot.discord_app import service_options
+from bot.scheduler import Scheduler
 from bot.service import GameService, Player
 from bot.store import InMemoryStore
 from tests.discord.conftest import running_bot, tiny_png
@@ -132,3 +135,70 @@ async def test_a_move_in_time_keeps_the_game_going(fake):
                               WAIT)
         [final] = [m for m in fake.messages_in(fake.channel_id) if "ran out of time" in m.content]
         assert "bob ran out of time" in final.content and "**alice wins** (1-0)" in final.content
+
+
+async def wait_until(predicate, timeout: float) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+class StubBot:
+    """What the scheduler needs of the bot: its service, readiness, which guilds it serves, and
+    somewhere to post."""
+
+    def __init__(self, service: GameService, owned: set[str]) -> None:
+        self.kibitz_service, self.owned, self.posted = service, owned, []
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+    def owns_guild(self, guild_id) -> bool:
+        return guild_id in self.owned
+
+    def get_partial_messageable(self, channel_id: int):
+        bot = self
+
+        class Channel:
+            async def send(self, content=None, **kwargs):
+                bot.posted.append((channel_id, content))
+
+        return Channel()
+
+
+async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
+    now = [1_000_000.0]
+    service = GameService(InMemoryStore(), renderer=tiny_png, timer=lambda: now[0], move_deadline=100)
+    alice, bob = Player("11", "alice"), Player("12", "bob")
+    game_id = (await service.challenge("5", alice, bob, "standard", guild="g1")).game_id
+    await service.accept("5", bob)
+    now[0] += 101
+    rounds: list[list] = []
+    due_events = service.due_events
+
+    async def counted(**kwargs):
+        events = await due_events(**kwargs)
+        rounds.append(events)
+        return events
+
+    service.due_events = counted   # type: ignore[method-assign]
+    other = StubBot(service, {"g2"})
+    scheduler = Scheduler(other)   # type: ignore[arg-type]
+    scheduler.start()
+    try:
+        await wait_until(lambda: len(rounds) >= 2, WAIT)   # a round, a back-off, a round
+    finally:
+        await scheduler.stop()
+    assert rounds[:2] == [[], []] and other.posted == []
+    assert (await service.store.get(game_id)).status == "active"
+    owner = StubBot(service, {"g1"})
+    scheduler = Scheduler(owner)   # type: ignore[arg-type]
+    scheduler.start()
+    try:
+        await wait_until(lambda: owner.posted, WAIT)
+    finally:
+        await scheduler.stop()
+    assert owner.posted[0][0] == 5 and "alice ran out of time" in owner.posted[0][1]
+    assert (await service.store.get(game_id)).reason == "time"
