@@ -139,6 +139,21 @@ class VariantInfo:
     score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
     levels: int = 0                    # puzzles with target levels 1..levels (0: none)
     level_start: Callable[[int], str] | None = field(repr=False, compare=False, default=None)  # level -> start FEN
+    hints: bool = False                # solo puzzles whose games answer `hint()` with a searched move
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One good next move for a solo puzzle, from a search in the rules core.
+
+    move:     the move in canonical notation, legal in the position the hint was asked in.
+    reason:   one short sentence for the player: why this move.
+    searched: how many positions the search looked at.
+    """
+
+    move: str
+    reason: str
+    searched: int = 0
 
 
 MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)
@@ -236,6 +251,11 @@ class Game(ABC):
 
     def claimable_draw(self) -> str | None:
         """A draw the player to move may claim now (reason), or None."""
+        return None
+
+    def hint(self, seconds: float = 2.0) -> Hint | None:
+        """A good next move and why, from a search of at most about `seconds`; None when the variant
+        gives no hints, the game is over or the search found nothing in time. Leaves the game as it was."""
         return None
 
     @abstractmethod

@@ -8,7 +8,7 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from ..core import WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from ..core import WHITE, BoardView, Game, Hint, IllegalMove, Outcome, VariantInfo
 from ..grid import DIAGONAL, KNIGHT, SLIDES, Grid
 
 GRID = Grid(5, 5)
@@ -244,6 +244,11 @@ class KingSwapGame(Game):
     def score(self) -> int:
         return self.position.casualties
 
+    def hint(self, seconds: float = 2.0) -> Hint | None:
+        """The first move of the best tour the solver finds in `seconds` (see rules.solver)."""
+        from ..hints import kingswap_hint
+        return kingswap_hint(self, seconds)
+
     def fen(self) -> str:
         pos = self.position
         return f"{GRID.placement(pos.board)} {pos.leg} {pos.casualties}"
@@ -270,4 +275,5 @@ VARIANT = VariantInfo(
     create=_create,
     score_name="casualties",
     score_better="lower",
+    hints=True,
 )

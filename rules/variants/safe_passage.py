@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import ChessGame, ChessVariant, colour_name
-from ..core import BoardView, Outcome, VariantInfo
+from ..core import BoardView, Hint, Outcome, VariantInfo
 
 START = chess.STARTING_FEN
 LEVELS = 3
@@ -332,7 +332,7 @@ class SafePassage(ChessVariant):
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",
-                                   levels=LEVELS, level_start=start_fen,
+                                   levels=LEVELS, level_start=start_fen, hints=True,
                                    create=lambda seed, fen: SafePassageGame(self, seed=seed, fen=fen))
 
 
@@ -359,6 +359,11 @@ class SafePassageGame(ChessGame):
 
     def view(self) -> BoardView:
         return dataclasses.replace(super().view(), marks=GOAL_SQUARES[self.target], caption=self.status())
+
+    def hint(self, seconds: float = 2.0) -> Hint | None:
+        """A move towards the target level from a depth-bounded search (see rules.hints)."""
+        from ..hints import passage_hint
+        return passage_hint(self, seconds)
 
 
 VARIANT = SafePassage()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from ..core import BLACK, WHITE, BoardView, Game, Hint, IllegalMove, Outcome, VariantInfo
 
 FILES = "abcdefgh"
 CYCLE = "NBRQK"          # called types in ascending order
@@ -427,6 +427,11 @@ class SolitaryPatienceGame(Game):
     def score(self) -> int:
         return men_not_home(self.position.board)
 
+    def hint(self, seconds: float = 2.0) -> Hint | None:
+        """The move whose play-out brings the most men home (see rules.hints)."""
+        from ..hints import patience_hint
+        return patience_hint(self, seconds)
+
     def fen(self) -> str:
         return format_fen(self.position)
 
@@ -456,4 +461,5 @@ VARIANT = VariantInfo(
     create=_create,
     score_name="men not home",
     score_better="lower",
+    hints=True,
 )
