@@ -43,13 +43,15 @@ class _GameButton:
 
     game_id: int
     takes_buttons_off = False
+    defers = True   # False: the answer is the interaction's own new message (quick answers only)
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await interaction.response.defer()   # a deferred update: no new message yet
+            if self.defers:
+                await interaction.response.defer()   # a deferred update: no new message yet
             reply = await self.answer(interaction)
         except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
             await report_error(interaction, error)
@@ -128,6 +130,11 @@ class ConfirmResignButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button]
 
 class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
                     template=r"kibitz:rematch:(?P<game>[0-9]+)"):
+    """The new challenge is this press's own answer (no board to draw, so no defer), so its
+    message is the interaction's original response, as a /challenge's is."""
+
+    defers = False
+
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,

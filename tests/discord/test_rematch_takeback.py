@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from tests.discord.conftest import running_bot
-from tests.discord.fake_discord import FakeDiscord, InteractionLog
+from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
 
@@ -35,6 +35,7 @@ async def test_the_final_board_offers_a_rematch_with_colours_swapped(bot, fake):
     assert "bob resigns" in resigned.reply.content and labels(resigned.reply.message)[-1] == "Rematch"
     rematch = await fake.click(button(resigned, "Rematch"), user=fake.bob)
     offer = rematch.reply
+    assert rematch.callbacks[0].type == CHANNEL_MESSAGE   # the challenge is the press's own message
     assert not offer.ephemeral and "bob challenges alice" in offer.content and "bob would play White" in offer.content
     assert labels(offer.message) == ["Accept", "Decline"]
     accepted = await fake.click(button(rematch, "Accept"), user=fake.alice)
