@@ -57,22 +57,23 @@ class Scheduler:
         retry = RETRY
         while True:
             signal.event.clear()   # before reading: a save from now on wakes the next sleep
+            start = self.service.timer()
             try:
-                events = await self.service.due_events(owns=self.bot.owns_guild)
+                events = await self.service.due_events(start, owns=self.bot.owns_guild)
                 for event in events:
                     await self.deliver(event)
                 next_due = await self.service.next_due()
             except Exception:
                 log.exception("the deadline round failed; trying again shortly")
-                events, next_due = [], self.service.timer()
+                events, next_due = [], start
             now = self.service.timer()
             if next_due is None:
                 wait = LONGEST_SLEEP
-            elif next_due > now:
-                wait, retry = min(next_due - now, LONGEST_SLEEP), RETRY
-            else:   # still due: another shard's, or refused this round. Back off while nothing gets done
-                if events:
-                    retry = RETRY
+            elif next_due > start:   # came due after this round looked, or later: go (or sleep) at once
+                wait, retry = min(max(next_due - now, 0.0), LONGEST_SLEEP), RETRY
+            elif events:   # more were due than one round takes: go on at once
+                wait, retry = 0.0, RETRY
+            else:   # left due by a round that did nothing: another shard's, or refused. Back off
                 wait, retry = retry, min(retry * 2, MAX_RETRY)
             signal.until = now + wait
             with contextlib.suppress(asyncio.TimeoutError):
