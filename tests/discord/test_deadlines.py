@@ -178,8 +178,8 @@ async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
     rounds: list[list] = []
     due_events = service.due_events
 
-    async def counted(**kwargs):
-        events = await due_events(**kwargs)
+    async def counted(*args, **kwargs):
+        events = await due_events(*args, **kwargs)
         rounds.append(events)
         return events
 
