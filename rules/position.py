@@ -76,6 +76,10 @@ class Position:
         b = self.board
         return (b.board_fen(), b.turn, b.castling_rights, b.ep_square, self.hands, self.extra)
 
+    def key_without_en_passant(self) -> tuple:
+        b = self.board
+        return (b.board_fen(), b.turn, b.castling_rights, None, self.hands, self.extra)
+
     def edit(self) -> chess.Board:
         """A fresh copy of the board (no move stack) to build the next position on."""
         return self.board.copy(stack=False)
@@ -429,11 +433,24 @@ class PositionGame(Game):
         self.position = variant.load(fen if fen is not None else variant.setup(seed))
         self._positions: list[Position] = []
         self._turns: list[Turn] = []
-        self._seen: Counter = Counter([self.position.key()])
+        self._keys: list[tuple] = [self._key(self.position)]   # repetition key of each position played through
+        self._seen: Counter = Counter(self._keys)
 
     @property
     def turn(self) -> str:
         return self.position.turn
+
+    def _key(self, position: Position) -> tuple:
+        """What makes two positions the same for repetition: `position.key()`, less an en passant
+        square where no legal turn takes en passant (FIDE: the same position has the same moves).
+        Only a position just after a double step pays for working out its turns here."""
+        key = position.key()
+        board = position.board
+        if board.ep_square is None:
+            return key
+        if any(isinstance(t[0], Step) and board.is_en_passant(t[0].move) for t in self.variant.turns(position).values()):
+            return key
+        return position.key_without_en_passant()
 
     def turns(self) -> dict[str, Turn]:
         """Every legal turn here, canonical text -> parts (cached per position)."""
@@ -464,22 +481,23 @@ class PositionGame(Game):
         self._positions.append(self.position)
         self._turns.append(turn)
         self.position = self.variant.after(self.position, turn)
-        self._seen[self.position.key()] += 1
+        self._keys.append(self._key(self.position))
+        self._seen[self._keys[-1]] += 1
 
     def _unapply(self) -> None:
-        self._seen[self.position.key()] -= 1
+        self._seen[self._keys.pop()] -= 1
         self.position = self._positions.pop()
         self._turns.pop()
 
     def _judge(self) -> Outcome | None:
-        return self.variant.judge(Judged(self.position, self.turns(), self._seen[self.position.key()],
+        return self.variant.judge(Judged(self.position, self.turns(), self._seen[self._keys[-1]],
                                          self._turns[-1] if self._turns else None,
                                          self._positions[-1] if self._positions else None))
 
     def claimable_draw(self) -> str | None:
         if self.outcome:
             return None
-        return self.variant.claimable_draw(self.position, self._seen[self.position.key()])
+        return self.variant.claimable_draw(self.position, self._seen[self._keys[-1]])
 
     def label(self, move: str) -> str:
         turns = self.turns()
@@ -496,7 +514,19 @@ class PositionGame(Game):
         return label
 
     def fen(self) -> str:
-        return self.variant.fen(self.position)
+        """The variant's FEN, its en passant field written as FIDE's FEN does: the square only when
+        a legal turn here takes en passant, by this variant's own rules (python-chess judges
+        legality by FIDE men and the FIDE king, which a fairy variant's may not be)."""
+        text = self.variant.fen(self.position)
+        board = self.position.board
+        if board.ep_square is None:
+            return text
+        fields = text.split(" ")
+        if len(fields) < 4:
+            return text
+        takes = any(isinstance(turn[0], Step) and board.is_en_passant(turn[0].move) for turn in self.turns().values())
+        fields[3] = chess.square_name(board.ep_square) if takes else "-"
+        return " ".join(fields)
 
     def view(self) -> BoardView:
         return self.variant.view(self.position, self._turns[-1] if self._turns else None)

@@ -187,3 +187,36 @@ def test_legal_moves_match_the_rulings_letter_swap_reading_over_random_games():
                 break
             game.play(rng.choice(moves))
     assert checked > 300
+
+
+def test_the_fen_names_the_en_passant_square_only_when_the_capture_is_legal_here():
+    # A Knight moves as a Queen: along the fifth rank it pins the b-pawn to its King, so b5xc6
+    # en passant is no move and the FEN writes no square (a FIDE reading sees only a knight).
+    pinned = rules.new_game("separation", fen="k7/2p5/8/KP5n/8/8/8/7Q b - - 0 1")
+    pinned.play("c7c5")
+    assert "b5c6" not in pinned.legal_moves()
+    assert pinned.fen().split()[3] == "-"
+    # A Queen jumps as a Knight: on the same square it pins nothing, so the capture stands and the
+    # square is written (a FIDE reading would see a queen's pin and leave it out).
+    free = rules.new_game("separation", fen="k7/2p5/8/KP5q/8/8/8/7Q b - - 0 1")
+    free.play("c7c5")
+    assert "b5c6" in free.legal_moves()
+    assert free.fen().split()[3] == "c6"
+    assert rules.new_game("separation", fen=free.fen()).legal_moves() == free.legal_moves()
+
+
+def shuffled_twice(fen):
+    game = rules.new_game("separation", fen=fen)
+    game.play("c7c5")
+    for _ in range(2):
+        for move in ("a1b3", "a8b8", "b3a1", "b8a8"):
+            game.play(move)
+    return game
+
+
+def test_repetition_counts_a_position_whose_en_passant_capture_is_illegal_as_the_same_position():
+    # The pinned b-pawn can never take en passant: the position after c7c5 and the two after the
+    # shuffles have the same turns, so the third is a threefold repetition.
+    assert shuffled_twice("k7/2p5/8/KP5n/8/8/8/Q7 b - - 0 1").claimable_draw() == "threefold repetition"
+    # Where b5xc6 was legal just after c7c5, that first position differs: only two repeats.
+    assert shuffled_twice("k7/2p5/8/KP5q/8/8/8/Q7 b - - 0 1").claimable_draw() is None
