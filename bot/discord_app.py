@@ -10,6 +10,11 @@ Endpoints are read once, at start-up, by bot.config:
     DISCORD_GATEWAY_URL  gateway websocket URL, default Discord's own
 
 Both exist so the bot can be pointed at a local stand-in (tests/discord/fake_discord.py).
+
+Slash commands are synced only when they changed: at start-up the bot compares its command tree
+with what Discord has (names, descriptions, options) and PUTs only on a difference. With
+``KIBITZ_DEV_GUILD`` the commands are also copied to that guild, where changes show at once
+(global ones can take a while to reach every client), compared and synced the same way.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ import yarl
 from discord.ext import commands
 
 from bot.cogs.games import Games
+from bot.cogs.lobby import Lobby
 from bot.cogs.play import Play
 from bot.config import load as load_config, shard_of
 from bot.service import GameService
@@ -44,11 +50,13 @@ DEFAULT_API_BASE = "https://discord.com/api/v10"
 class DiscordConfig:
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None   # None: discord.py's default gateway
+    dev_guild: int | None = None     # KIBITZ_DEV_GUILD: also sync the commands there
 
     @classmethod
     def from_app_config(cls, cfg: Config) -> DiscordConfig:
         """From bot.config's Config (already read from the environment and .env)."""
-        return cls(api_base=(cfg.api_base or DEFAULT_API_BASE).rstrip("/"), gateway_url=cfg.gateway_url or None)
+        return cls(api_base=(cfg.api_base or DEFAULT_API_BASE).rstrip("/"), gateway_url=cfg.gateway_url or None,
+                   dev_guild=int(cfg.dev_guild) if cfg.dev_guild else None)
 
     def apply(self) -> None:
         """Point discord.py at these endpoints. They are class-level settings: one per process."""
@@ -58,13 +66,15 @@ class DiscordConfig:
 
 
 class KibitzBot(commands.Bot):
-    def __init__(self, service: GameService, *, sync: bool = True, **options: Any) -> None:
+    def __init__(self, service: GameService, *, sync: bool = True, dev_guild: int | None = None,
+                 **options: Any) -> None:
         options.setdefault("intents", discord.Intents.default())   # no privileged intents needed
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         super().__init__(command_prefix=commands.when_mentioned, tree_cls=KibitzTree, help_command=None,
                          **options)
         self.kibitz_service = service
         self.sync_commands = sync
+        self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
         self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
 
@@ -72,18 +82,34 @@ class KibitzBot(commands.Bot):
         for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *BOARD_ITEMS):
             self.add_dynamic_items(item)
         await self.add_cog(Games(self.kibitz_service))
+        await self.add_cog(Lobby(self.kibitz_service))
         await self.add_cog(Play(self.kibitz_service))
         restored = await self.kibitz_service.restore()
         log.info("restored %d open game(s)", restored)
         await self.kibitz_service.warm_up()
         if self.sync_commands:
-            self.synced = await self.tree.sync()
-            log.info("synced %d slash command(s): %s", len(self.synced), ", ".join(c.name for c in self.synced))
+            await self.sync_if_changed()
+            if self.dev_guild is not None:
+                guild = discord.Object(self.dev_guild)
+                self.tree.copy_global_to(guild=guild)
+                await self.sync_if_changed(guild)
         self.scheduler.start()
 
     async def close(self) -> None:
         await self.scheduler.stop()
         await super().close()
+
+    async def sync_if_changed(self, guild: discord.abc.Snowflake | None = None) -> bool:
+        """PUT the commands (globally, or to `guild`) only if Discord's differ from ours. True if synced."""
+        local = [command.to_dict(self.tree) for command in self.tree.get_commands(guild=guild)]
+        remote: list[dict[str, Any]] = [dict(command.to_dict()) for command in await self.tree.fetch_commands(guild=guild)]
+        where = f"guild {guild.id}" if guild is not None else "global"
+        if command_signature(local) == command_signature(remote):
+            log.info("%s slash commands unchanged (%d): not synced", where, len(local))
+            return False
+        self.synced = await self.tree.sync(guild=guild)
+        log.info("synced %d %s slash command(s): %s", len(self.synced), where, ", ".join(c.name for c in self.synced))
+        return True
 
     def owns_guild(self, guild_id: int | str | None) -> bool:
         """Whether this process runs the guild's shard, so serves its games and their timers."""
@@ -95,6 +121,28 @@ class KibitzBot(commands.Bot):
         log.info("connected as %s (id %s) in %d guild(s)", self.user, self.user and self.user.id, len(self.guilds))
 
 
+_COMPARED = ("name", "description", "type", "required", "choices", "autocomplete", "min_value", "max_value",
+             "min_length", "max_length", "channel_types", "default_member_permissions", "nsfw")
+
+
+def command_signature(commands: list[dict[str, Any]]) -> list[Any]:
+    """What of a list of commands matters for a re-sync, comparable between our tree's payload and
+    Discord's answer: names, descriptions and options (recursively); unset and empty are alike."""
+    def norm(item: dict[str, Any]) -> tuple:
+        fields = tuple(sorted((key, _plain(item.get(key))) for key in _COMPARED if item.get(key) not in (None, [], False)))
+        return fields + (tuple(norm(o) for o in item.get("options") or ()),)
+
+    return sorted(norm(c) for c in commands)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(sorted((_plain(v) for v in value), key=repr))
+    if isinstance(value, dict):
+        return tuple(sorted((k, _plain(v)) for k, v in value.items() if not k.endswith("localizations")))
+    return value if isinstance(value, bool) else str(value)   # Discord sends some numbers as strings
+
+
 class ShardedKibitzBot(KibitzBot, commands.AutoShardedBot):
     """The same bot over several shards in one process (shard_count, and shard_ids for some)."""
 
@@ -103,7 +151,9 @@ def create_bot(service: GameService, *, sync: bool = True, config: DiscordConfig
                **options: Any) -> KibitzBot:
     """Build the bot. `options` go to discord.py's Client (e.g. guild_ready_timeout); with
     `shard_count` (and `shard_ids`) it runs those shards in this process."""
-    (config or DiscordConfig.from_app_config(load_config())).apply()
+    config = config or DiscordConfig.from_app_config(load_config())
+    config.apply()
+    options.setdefault("dev_guild", config.dev_guild)
     if options.get("shard_count") is not None:
         return ShardedKibitzBot(service, sync=sync, **options)
     return KibitzBot(service, sync=sync, **options)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.service import DueEvent
-from bot.views.deadlines import edit_settled_challenge, post_in
+from bot.views.deadlines import post_in, show_expired
 
 if TYPE_CHECKING:
     from bot.discord_app import KibitzBot
@@ -84,7 +84,7 @@ class Scheduler:
         record, reply = event.record, event.reply
         try:
             if event.kind == "expired":
-                await edit_settled_challenge(self.bot, record, reply.text)
+                await show_expired(self.bot, record, reply.text)
             elif event.kind == "reminder":
                 text = f"<@{event.ping}> {reply.text}" if event.ping else reply.text
                 mentions = (discord.AllowedMentions(everyone=False, roles=False, replied_user=False,

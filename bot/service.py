@@ -20,7 +20,9 @@ import rules
 from rules import Game, IllegalMove, Outcome, describe_view
 
 from .builder import Menu, menu as builder_menu
+from .names import plain
 from .paths import data_dir
+from .settings import MAX_DAYS, MIN_DAYS, ServerSettings
 from .store import OPEN_SEAT, ChannelBusy, GameRecord, GameStore, StaleRecord
 from .suggest import suggest
 
@@ -67,6 +69,7 @@ class Reply:
     builder: Menu | None = None                    # first menu of the turn builder, for the player to move
     ply: int | None = None                         # turns played in the game shown
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
+    ping: str | None = None                        # id of the one member this answer should notify
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
 
 
@@ -221,16 +224,16 @@ class GameService:
         `opponent` None is an open challenge anyone but the challenger may accept. `colour` is the
         challenger's: white, black or random (drawn now, and said). `days` per move (1-14)
         overrides the default deadline."""
-        info = self._variant(slug)
-        if info.players != 2:
-            raise UserError(f"{info.name} is a solo puzzle: use /puzzle.")
+        info = await self.check_start(guild, slug, players=2)
         if opponent is not None and opponent.id == challenger.id:
             raise UserError("You cannot challenge yourself.")
         colour = (colour or "random").strip().lower()
         if colour not in COLOURS:
             raise UserError("Colour must be white, black or random.")
-        if days is not None and not 1 <= days <= 14:
+        if days is not None and not MIN_DAYS <= days <= MAX_DAYS:
             raise UserError("Days per move must be 1 to 14.")
+        if days is None and guild is not None:
+            days = (await self.server_settings(guild)).days   # the server's default, where it set one
         drawn = colour == "random"
         if drawn:
             colour = random.choice(("white", "black"))
@@ -254,7 +257,8 @@ class GameService:
             answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
             return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
                          f"{challenger.name} would play {colour.capitalize()}{how}. {answer}",
-                         game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""))
+                         game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
+                         ping=opponent.id if opponent is not None else None)
 
     def _default_seconds(self) -> int | None:
         return int(self.move_deadline) if self.move_deadline else None
@@ -283,7 +287,8 @@ class GameService:
                 raise UserError("This channel already has a game in play. Finish it first, or accept in "
                                 "another channel or thread.") from None
             self._live[where] = live
-            return await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
+            reply = await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
+            return await self._ping_next(reply, record, game)
 
     @_tells_notices
     async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
@@ -312,14 +317,18 @@ class GameService:
             record.plies_played += 1
             self._cancel_offers(record, user)
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+            reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+            return await self._ping_next(reply, record, game)
 
     @_tells_notices
     async def board(self, channel: str) -> Reply:
         async with self._lock(channel):
             live = await self._load(channel)
             if live is None or live.game is None:
-                await self._no_game(channel)
+                ended = await self._ended_here(channel)
+                if ended is None:
+                    await self._no_game(channel)
+                return await self._final_board(ended)
             return await self._board_reply(live.record, live.playing, "")
 
     @_tells_notices
@@ -429,6 +438,187 @@ class GameService:
         the number of open games, and one game that no longer replays stops nothing else."""
         return await self.store.count_open()
 
+    # -- lobby: where games live, /games, /help, /settings, /pings (issue 11) ----------------------
+    GAMES_SHOWN = 20   # lines of /games; the rest are counted
+
+    async def server_settings(self, guild: str | None) -> ServerSettings:
+        """A server's settings (defaults outside a server, or where none were saved)."""
+        return ServerSettings.from_dict(await self.store.settings(guild)) if guild else ServerSettings()
+
+    async def check_start(self, guild: str | None, slug: str, players: int) -> rules.VariantInfo:
+        """The variant to start, refused where it is the wrong kind or turned off in this server.
+        Cheap: front ends call it before they open a thread for the game."""
+        info = self._variant(slug)
+        if players == 2 and info.players != 2:
+            raise UserError(f"{info.name} is a solo puzzle: use /puzzle.")
+        if players == 1 and info.players != 1:
+            raise UserError(f"{info.name} is a two-player game: use /challenge.")
+        if not (await self.server_settings(guild)).allows(info.slug):
+            raise UserError(f"{info.name} is turned off in this server; /settings shows what is on.")
+        return info
+
+    async def show_settings(self, guild: str | None, channel_name: Callable[[str], str] = str) -> Reply:
+        if guild is None:
+            raise UserError("Settings belong to a server; there are none in direct messages.")
+        return Reply(self._settings_text(await self.server_settings(guild), channel_name), ephemeral=True)
+
+    async def change_settings(self, guild: str | None, *, enable: str | None = None, disable: str | None = None,
+                              threads: bool | None = None, days: int | None = None, announce: str | None = None,
+                              stop_announcing: bool = False, channel_name: Callable[[str], str] = str) -> Reply:
+        """Change a server's settings (the front end has checked the member may). `enable` "all"
+        turns every variant back on; `days` 0 goes back to the bot's default."""
+        if guild is None:
+            raise UserError("Settings belong to a server; there are none in direct messages.")
+        current = await self.server_settings(guild)
+        disabled = set(current.disabled)
+        if enable is not None:
+            if enable.strip().lower() == "all":
+                disabled.clear()
+            else:
+                disabled.discard(self._variant(enable).slug)
+        if disable is not None:
+            disabled.add(self._variant(disable).slug)
+        if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
+            raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
+        changed = ServerSettings(
+            disabled=frozenset(disabled),
+            threads=current.threads if threads is None else threads,
+            days=current.days if days is None else (days or None),
+            announce=None if stop_announcing else (announce or current.announce))
+        if changed != current:
+            await self.store.save_settings(guild, changed.to_dict(), self.clock())
+        head = "Settings saved." if changed != current else "Nothing changed."
+        return Reply(f"{head}\n{self._settings_text(changed, channel_name)}", ephemeral=True)
+
+    def _settings_text(self, settings: ServerSettings, channel_name: Callable[[str], str]) -> str:
+        off = sorted(rules.VARIANTS[s].name for s in settings.disabled if s in rules.VARIANTS)
+        if self.move_deadline:
+            seconds = int(self.move_deadline)
+            default = plural(seconds // 86400, "day") if seconds % 86400 == 0 else plural(seconds, "second")
+        else:
+            default = "no deadline"
+        lines = ["**Kibitz settings for this server**",
+                 "Variants: " + ("all on." if not off else "all on except " + ", ".join(off) + "."),
+                 "Threads: " + ("on: an accepted challenge or a puzzle gets a thread of its own."
+                                if settings.threads else "off: games are played where they are asked for."),
+                 "Default time per move: " + (plural(settings.days, "day") if settings.days
+                                              else f"{default} (the bot's default)") + ".",
+                 "Challenges announced in: " + (channel_name(settings.announce) if settings.announce
+                                                else "only the channel where they are made") + ".",
+                 "Change with /settings enable, disable, threads, days, announce or stop_announcing."]
+        return "\n".join(lines)
+
+    async def set_pings(self, user: Player, on: bool) -> Reply:
+        await self.store.set_pings(user.id, on, self.clock())
+        text = ("You will be pinged when it is your move." if on else
+                "You will no longer be pinged when it is your move; /pings on turns it back on.")
+        return Reply(text, ephemeral=True)
+
+    async def _ping_next(self, reply: Reply, record: GameRecord, game: Game) -> Reply:
+        """Mark the answer to ping the player now to move (two-player games), unless they opted out."""
+        if record.solo or game.outcome is not None:
+            return reply
+        pid = record.players[0][0] if game.turn == rules.WHITE else record.players[1][0]
+        try:
+            if pid and await self.store.pings(pid):
+                reply.ping = pid
+        except Exception:   # the move is committed: a missing ping is no reason to fail its answer
+            log.exception("could not read the ping preference of %s", pid)
+        return reply
+
+    async def challenge_to_accept(self, channel: str, user: Player, game_id: int | None = None) -> GameRecord:
+        """The challenge `user` may accept (checked, nothing changed), e.g. to name its thread."""
+        return (await self._challenge_for(channel, user, game_id)).copy()
+
+    async def game_record(self, game_id: int) -> GameRecord | None:
+        """A copy of a stored game or challenge, as it is now (for front ends that show it)."""
+        return await self.store.get(game_id)
+
+    async def note_challenge_message(self, game_id: int, message_id: str) -> None:
+        """Keep the id of the message showing a challenge, to edit it when the challenge is settled."""
+        for _ in range(3):
+            record = await self.store.get(game_id)
+            if record is None or record.message_id == message_id:
+                return
+            record.message_id = message_id
+            try:
+                await self.store.save(record)
+                return
+            except StaleRecord:   # answered meanwhile: read it again
+                continue
+
+    async def games(self, guild: str | None, link: Callable[[GameRecord], str | None] | None = None) -> Reply:
+        """The server's games in play and waiting challenges: variant, players, whose turn, age
+        of the last move, and `link(record)` where the front end can point to it."""
+        rows = await self.store.open_in_guild(guild)
+        if not rows:
+            return Reply("No games or challenges are open here. Start one with /challenge or /puzzle.")
+        now = _parse_time(self.clock())
+        lines = [f"**Open games and challenges** ({len(rows)})"]
+        for record in rows[:self.GAMES_SHOWN]:
+            info = rules.VARIANTS.get(record.variant)
+            name = info.name if info else record.variant
+            if record.status == "challenge":
+                challenger = next((n for p, n in record.players if p == record.challenger_id), "someone")
+                other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+                line = f"Challenge: {challenger} to {other} · **{name}** · made {_age(record.created_at, now)}"
+            elif record.solo:
+                line = (f"**{name}** puzzle · {record.players[0][1]} · "
+                        f"{plural(len(record.moves), 'move')}, last {_age(record.updated_at, now)}")
+            else:
+                black_to_move = len(record.fen.split()) > 1 and record.fen.split()[1] == "b"
+                to_move = record.players[1 if black_to_move else 0][1]
+                last = f"last move {_age(record.updated_at, now)}" if record.moves else \
+                    f"started {_age(record.created_at, now)}"
+                line = (f"**{name}** · {record.players[0][1]} vs {record.players[1][1]} · "
+                        f"{to_move} to move · {last}")
+            where = link(record) if link is not None else None
+            lines.append(f"- {line}" + (f" · {where}" if where else ""))
+        if len(rows) > self.GAMES_SHOWN:
+            lines.append(f"…and {len(rows) - self.GAMES_SHOWN} more.")
+        return Reply("\n".join(lines))
+
+    async def help_text(self) -> Reply:
+        return Reply("\n".join([
+            "**Kibitz** hosts chess variants with the rules enforced.",
+            "`/challenge variant [opponent] [colour] [days]`: challenge a member (or anyone) to a two-player game; "
+            "accepted, it gets a thread of its own.",
+            "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
+            "buttons under the board.",
+            "`/board`, `/draw`, `/resign`, `/undo` (puzzles): the game of this channel or thread.",
+            "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
+            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers.",
+            "`/variants` lists every variant; `/rules variant` explains one."]))
+
+    async def _ended_here(self, channel: str) -> GameRecord | None:
+        """The last game played in this channel or thread, if it has ended (nothing in play here)."""
+        record = await self.store.latest(channel, ("finished", "aborted"))
+        if record is None or record.channel_id != channel:
+            return None
+        return record
+
+    def _ended_words(self, record: GameRecord) -> str:
+        info = rules.VARIANTS.get(record.variant)
+        if record.status == "aborted" or info is None or record.result is None:
+            return "It was aborted." if record.status == "aborted" else ""
+        return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
+
+    async def _final_board(self, record: GameRecord) -> Reply:
+        """A game that has ended: its final position, the result and its reason, and the move list."""
+        try:
+            game, _, labels = await asyncio.to_thread(_replayed, record)
+        except Exception:
+            log.exception("could not replay ended game %s", record.id)
+            raise UserError("This game has ended, but it cannot be replayed after an update to Kibitz.") from None
+        if record.result and game.outcome is None:
+            game.finish(Outcome(record.result, record.reason or "", record.score))
+        reply = await self._board_reply(record, game, "This game is over.")
+        if record.status == "aborted":
+            reply.text += "\nIt was aborted: no result, no rating."
+        reply.text += "\n" + _move_list(labels, record.solo) + "\nStart another with /challenge or /puzzle."
+        reply.builder = None
+        return reply
+
     # -- internals -------------------------------------------------------------------------------
     def _lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())
@@ -516,6 +706,10 @@ class GameService:
             other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
             raise UserError(f"The challenge has not been accepted yet: {challenger}'s challenge to {other} "
                             f"is waiting for an answer.")
+        ended = await self._ended_here(channel)
+        if ended is not None:
+            raise UserError(f"This game is over. {self._ended_words(ended)} Start another with /challenge "
+                            f"or /puzzle; /board shows the final position.")
         raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
@@ -536,7 +730,8 @@ class GameService:
                 raise UserError("Several challenges wait for you here: use the buttons on the one you mean.")
             record = waiting[0]
         if not self._may_answer(record, user, allow_challenger):
-            raise UserError("This challenge is not for you.")
+            raise UserError("You cannot accept your own challenge." if user.id == record.challenger_id
+                            else "This challenge is not for you.")
         return record
 
     @staticmethod
@@ -604,8 +799,8 @@ class GameService:
         self.deadlines.note(record.due_at)
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
-        record = await self.store.latest(channel)
-        if record is None or not record.solo or record.status != "finished" or not record.moves:
+        record = await self.store.latest(channel, ("finished",))
+        if record is None or not record.solo or not record.moves:
             raise UserError("No puzzle to take a move back in.")
         if record.players[0][0] != user.id:
             raise UserError("You are not playing in this game.")
@@ -955,7 +1150,8 @@ class GameService:
             record.plies_played += 1
             self._cancel_offers(record, user)
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+            reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+            return await self._ping_next(reply, record, game)
 
     # -- ratings, leaderboards, export, replay, rules cards (issue 12) ----------------------------
     async def _rate(self, record: GameRecord) -> None:
@@ -1018,8 +1214,8 @@ class GameService:
             live = await self._load(channel)
             if live is not None and live.game is not None:
                 return live.record.copy()
-            record = await self.store.latest(channel)
-        if record is None or record.status not in ("active", "finished"):
+            record = await self.store.latest(channel, ("active", "finished"))
+        if record is None:
             raise UserError("No game to show in this channel yet. Start one with /puzzle or /challenge.")
         return record
 
@@ -1067,6 +1263,41 @@ class GameService:
         return reply
 
 
+def _parse_time(stamp: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+
+
+def _age(stamp: str, now: datetime | None) -> str:
+    """How long ago an ISO time was, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    then = _parse_time(stamp)
+    if then is None or now is None:
+        return "some time ago"
+    seconds = max(0, int((now - then).total_seconds()))
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{seconds // 60} min ago"
+    if seconds < 86400:
+        return f"{seconds // 3600} h ago"
+    return f"{plural(seconds // 86400, 'day')} ago"
+
+
+def _move_list(labels: list[str], solo: bool = False) -> str:
+    """Moves: 1. e4 e5 2. Nf3 … (a puzzle's turns are numbered one by one)."""
+    if not labels:
+        return "Moves: none."
+    words = []
+    for ply, label in enumerate(labels):
+        if solo:
+            words.append(f"{ply + 1}. {label}")
+        else:
+            words.append(f"{ply // 2 + 1}. {label}" if ply % 2 == 0 else label)
+    return "Moves: " + " ".join(words)
+
+
 def is_rated(record: GameRecord) -> bool:
     """A two-player game between two different members that ended with a result."""
     return (len(record.players) == 2 and record.players[0][0] != record.players[1][0]
@@ -1110,7 +1341,9 @@ def _pgn_of(record: GameRecord) -> tuple[str, str]:
     from .pgn import game_pgn
 
     game, _, labels = _replayed(record)
-    return game_pgn(record, labels, game.fen()), game.fen()
+    shown = record.copy()
+    shown.players = [(pid, plain(name)) for pid, name in record.players]   # names as typed, not as escaped for chat
+    return game_pgn(shown, labels, game.fen()), game.fen()
 
 
 def _gif_of(record: GameRecord) -> bytes:

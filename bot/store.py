@@ -187,7 +187,8 @@ class GameStore(Protocol):
         else raise StaleRecord. Raises ChannelBusy for a second open game in a channel."""
     async def get(self, game_id: int) -> GameRecord | None: ...
     async def open_game(self, channel_id: str) -> GameRecord | None: ...
-    async def latest(self, channel_id: str) -> GameRecord | None: ...
+    async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
+        """The newest game played in a channel or thread (of those statuses, if given)."""
     async def open_games(self) -> list[GameRecord]: ...
     async def count_open(self) -> int: ...
     async def close(self) -> None: ...
@@ -265,8 +266,9 @@ class InMemoryStore:
         """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
         return next((r.copy() for r in self._rows.values() if r.channel_id == channel_id and r.playing), None)
 
-    async def latest(self, channel_id: str) -> GameRecord | None:
-        rows = [r for r in self._rows.values() if r.channel_id == channel_id]
+    async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
+        rows = [r for r in self._rows.values() if r.channel_id == channel_id
+                and (statuses is None or r.status in statuses)]
         return max(rows, key=lambda r: r.id or 0).copy() if rows else None
 
     async def open_games(self) -> list[GameRecord]:
@@ -489,8 +491,12 @@ class SqliteStore:
         """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
         return await self._one("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
 
-    async def latest(self, channel_id: str) -> GameRecord | None:
-        return await self._one("SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+    async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
+        if statuses is None:
+            return await self._one("SELECT * FROM games WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        marks = ", ".join("?" for _ in statuses)
+        return await self._one(f"SELECT * FROM games WHERE channel_id = ? AND status IN ({marks}) "
+                               "ORDER BY id DESC LIMIT 1", (channel_id, *statuses))
 
     async def open_games(self) -> list[GameRecord]:
         rows = await (await self._conn.execute(

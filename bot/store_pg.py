@@ -142,8 +142,11 @@ class PostgresStore:
         """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
         return await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = 'active'", channel_id)
 
-    async def latest(self, channel_id: str) -> GameRecord | None:
-        return await self._one("SELECT * FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
+    async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
+        if statuses is None:
+            return await self._one("SELECT * FROM games WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
+        return await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = ANY($2::text[]) "
+                               "ORDER BY id DESC LIMIT 1", channel_id, list(statuses))
 
     async def open_games(self) -> list[GameRecord]:
         rows = await self._pool.fetch(f"SELECT * FROM games WHERE {_OPEN_SQL} ORDER BY id")

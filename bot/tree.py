@@ -15,21 +15,38 @@ A public answer after a "thinking" defer replaces the loading message by editing
 @original) rather than by a first followup (POST). Both look the same to the user, but an edit
 can be repeated safely: discord.py retries a request Discord answered with a 5xx, and a POST
 that Discord had carried out before failing would post the board twice.
+
+Answering a command (:func:`answer`, used by every slash command): the service call runs first,
+and an error it raises at once (not your game, not your turn, an illegal move, a bad option)
+becomes a private reply with no public "thinking" message before it. A public answer defers
+publicly and then replaces the loading message, as above; a call that has not finished after
+``DEFER_AFTER`` seconds defers publicly while it runs, so Discord's 3-second limit holds. String
+options are at most ``MAX_OPTION`` characters (Discord enforces it in its client; the tree refuses
+longer ones in one private sentence, before any command runs).
 """
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.service import UserError
 
+if TYPE_CHECKING:
+    from bot.service import Reply
+
 log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please try again."
 MAX_CONTENT = 2000
 _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already resolved the defer
+DEFER_AFTER = 1.5     # seconds a command may take before it defers publicly (Discord allows 3)
+MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
+TOO_LONG = f"That is too long: an option takes at most {MAX_OPTION} characters."
 
 
 def user_message(error: BaseException) -> str | None:
@@ -43,6 +60,8 @@ def user_message(error: BaseException) -> str | None:
     if isinstance(error, app_commands.CommandOnCooldown):
         return f"Slow down: try again in {error.retry_after:.0f} s."
     if isinstance(error, app_commands.TransformerError):
+        if len(str(error.value)) > MAX_OPTION:
+            return TOO_LONG
         return f"I could not read {error.value!r} as a {error.type.name.replace('_', ' ')}."
     if isinstance(error, app_commands.AppCommandError):
         return str(error) or "That command cannot be used here."
@@ -125,8 +144,61 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         log.exception("Could not tell the user about an error in interaction %s", interaction.id)
 
 
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, changes: bool = False) -> Reply:
+    """Answer a slash command with the Reply `work` (a service call) gives; see module docstring.
+
+    `changes`: the call commits a change, so its answer is delivered whatever happens
+    (``deliver_reply``); else it is sent (``send_reply``). An error from `work` propagates to
+    ``KibitzTree.on_error``: private, and with no "thinking" before it when it came quickly.
+    Returns the Reply, sent.
+    """
+    from bot.views.replies import deliver_reply, send_reply   # that module imports this one
+
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await _defer(interaction)   # slow: show "thinking" now; a public answer is the likely one
+    reply = await task
+    if not interaction.response.is_done() and not reply.ephemeral:
+        await _defer(interaction)   # public: defer, then replace the loading message (module docstring)
+    if changes:
+        await deliver_reply(interaction, reply)
+    else:
+        await send_reply(interaction, reply)
+    return reply
+
+
+async def _defer(interaction: discord.Interaction) -> None:
+    """Defer publicly ("thinking"); an expired or refused interaction is left to the answer's own
+    fallbacks (deliver_reply posts in the channel)."""
+    try:
+        await interaction.response.defer(thinking=True)
+    except discord.HTTPException as error:
+        log.warning("could not defer interaction %s: %s %s", interaction.id, error.status, error.text)
+
+
+def overlong_option(interaction: discord.Interaction) -> bool:
+    """Whether a slash command carries a string option longer than MAX_OPTION characters."""
+    def walk(options) -> bool:
+        for option in options or ():
+            if isinstance(option.get("value"), str) and len(option["value"]) > MAX_OPTION:
+                return True
+            if walk(option.get("options")):
+                return True
+        return False
+
+    data: dict[str, Any] = dict(interaction.data or {})
+    return walk(data.get("options"))
+
+
 class KibitzTree(app_commands.CommandTree):
     """Maps every app-command error to one ephemeral reply (see module docstring)."""
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        if interaction.type is discord.InteractionType.application_command and overlong_option(interaction):
+            await interaction.response.send_message(TOO_LONG, ephemeral=True)
+            return False
+        return True
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError, /) -> None:
         await report_error(interaction, error)

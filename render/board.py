@@ -5,7 +5,8 @@ highlights (last move, goal mark, check) and the man on it, composited in RGBA o
 size, then mapped to one shared 256-colour palette and cached. The frame with its coordinates and
 empty squares is cached per board size and orientation. A board is then a copy of the frame plus
 one paste per occupied or highlighted square, all in palette mode, so PNG encoding is cheap, the
-file small, and GIF frames share one palette.
+file small, and GIF frames share one palette. `board_png` goes further: it keeps each rank's
+compressed scanlines (render/png.py) and compresses only the ranks a picture has not shown before.
 
 What a variant shows beyond men and highlights is drawn over that, in fixed palette colours:
 every part of the last turn tinted like a last move (`view.parts`), a small disc in the owner's
@@ -18,22 +19,31 @@ from __future__ import annotations
 import io
 import math
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
 
 from rules.core import BLACK, WHITE, BoardView
 
+from . import png
 from .assets import Assets
 from .theme import THEME, Layout, Theme, parse_square
 
 Flags = tuple[bool, bool, bool]   # (last move, mark, check)
 NO_FLAGS: Flags = (False, False, False)
+EMPTY: tuple[Flags, str] = (NO_FLAGS, "")
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
 # zlib level of board PNGs, chosen by benchmarks/picture_sizes.py: level 3 encodes 8x8 boards in
 # a fifth of level 6's time and stays under 20 KB; smaller boards have bigger squares, and at
 # level 3 a 5x5 board can pass 30 KB, so they keep level 6.
 PNG_LEVEL, PNG_LEVEL_SMALL_BOARD = 3, 6
+# Bands (render/png.py) cost 3-4% in size; a board that comes out over MAX_PNG_BYTES anyway is
+# encoded again whole at PNG_LEVEL_TIGHT (8x8 and larger; smaller boards have bigger squares).
+MAX_PNG_BYTES, PNG_LEVEL_TIGHT = 20 * 1024, 6
+# compressed bands kept (render/png.py): about 2 KB each for an 8x8 board, so about 8 MB; a
+# game in play needs its 10 bands of the last picture, so 400 games moving at once still hit
+BAND_CACHE = 4096
 GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
 GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
 
@@ -52,6 +62,9 @@ class Renderer:
         self._overlays: dict[tuple[str, int], Image.Image] = {}
         self._tiles: dict[tuple[int, int, Flags, str], Image.Image] = {}
         self._frames: dict[tuple[Layout, bool], Image.Image] = {}
+        self._bands = _Recent(BAND_CACHE)
+        self._headers: dict[tuple[Layout, bool], bytes] = {}
+        self._wide_frames: dict[tuple[Layout, bool], Image.Image] = {}
         self._palette: Image.Image | None = None
         self._gif_palette: tuple[list[int], list[int]] | None = None
         self._fixed_count = 0
@@ -117,9 +130,72 @@ class Renderer:
             draw.text((layout.margin, layout.margin / 2), text, font=font, fill=self._index(t.coords), anchor="lm")
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
-        buf = io.BytesIO()
-        self.board_image(view, orientation=orientation, square=square).save(buf, "PNG", compress_level=png_level(view.files, view.ranks))
-        return buf.getvalue()
+        """The board as PNG bytes. A board with nothing drawn over its squares (no owner discs,
+        arrows, caption or men in hand) is put together from cached bands (render/png.py):
+        only the ranks not seen before, usually those the last two moves touched, are compressed."""
+        level = png_level(view.files, view.ranks)
+        if view.owners or view.arrows or view.caption or view.hands:
+            return _encode(self.board_image(view, orientation=orientation, square=square), level)
+        layout = Layout.for_board(view.files, view.ranks, square)
+        flipped = _orientation(orientation, view.turn) == BLACK
+        squares = _squares(view)
+        sq, margin, width = layout.square, layout.margin, layout.size[0]
+        frame = self._scanline_frame(layout, flipped)
+        files = range(layout.files - 1, -1, -1) if flipped else range(layout.files)
+        bands = [self._frame_band(layout, flipped, "top", 0, margin, level)]
+        for row in range(layout.ranks):
+            rank = row if flipped else layout.ranks - 1 - row
+            drawn = tuple(squares.get((file, rank), EMPTY) for file in files)
+            key = (layout, flipped, rank, drawn)
+            band = self._bands.get(key)
+            if band is None:
+                top = margin + row * sq
+                strip = frame.crop((0, top, width + 1, top + sq))
+                for column, (flags, letter) in enumerate(drawn):
+                    if flags != NO_FLAGS or letter:
+                        file = files[column]
+                        strip.paste(self._tile(sq, (file + rank) % 2, flags, letter), (1 + margin + column * sq, 0))
+                band = png.compress_scanlines(strip.tobytes(), level)
+                self._bands.put(key, band)
+            bands.append(band)
+        bottom = margin + layout.ranks * sq
+        bands.append(self._frame_band(layout, flipped, "bottom", bottom, layout.size[1], level))
+        data = png.assemble(self._png_header(layout, flipped), bands, level)
+        if len(data) > MAX_PNG_BYTES and layout.files * layout.ranks >= 64:
+            # about 1 position in 100 of random play: worth the slow, tight encode of the whole
+            return _encode(self.board_image(view, orientation=orientation, square=square), PNG_LEVEL_TIGHT)
+        return data
+
+    def _frame_band(self, layout: Layout, flipped: bool, edge: str, top: int, bottom: int, level: int) -> png.Band:
+        """The top or bottom frame of every board picture of this layout, compressed once."""
+        key = (layout, flipped, edge)
+        band = self._bands.get(key)
+        if band is None:
+            strip = self._scanline_frame(layout, flipped).crop((0, top, layout.size[0] + 1, bottom))
+            band = png.compress_scanlines(strip.tobytes(), level)
+            self._bands.put(key, band)
+        return band
+
+    def _scanline_frame(self, layout: Layout, flipped: bool) -> Image.Image:
+        """The frame with one more column on the left, all 0: a PNG scanline's filter byte
+        ("none"), so the rows of any crop of it are scanlines as they are."""
+        key = (layout, flipped)
+        wide = self._wide_frames.get(key)
+        if wide is None:
+            frame = self._frame(layout, flipped)
+            wide = Image.new("P", (frame.width + 1, frame.height), 0)
+            wide.putpalette(frame.getpalette() or [])
+            wide.paste(frame, (1, 0))
+            self._wide_frames[key] = wide
+        return wide
+
+    def _png_header(self, layout: Layout, flipped: bool) -> bytes:
+        """Signature, IHDR and PLTE of every picture of this layout, taken from Pillow's own file."""
+        key = (layout, flipped)
+        header = self._headers.get(key)
+        if header is None:
+            header = self._headers[key] = png.header_of(_encode(self._frame(layout, flipped), 1))
+        return header
 
     def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900,
                  square: int | None = None) -> bytes:
@@ -303,8 +379,40 @@ class Renderer:
         return image.resize((px, px), Image.Resampling.LANCZOS)
 
 
+def _encode(image: Image.Image, level: int) -> bytes:
+    buf = io.BytesIO()
+    image.save(buf, "PNG", compress_level=level)
+    return buf.getvalue()
+
+
 def png_level(files: int, ranks: int) -> int:
     return PNG_LEVEL if files * ranks >= 64 else PNG_LEVEL_SMALL_BOARD
+
+
+class _Recent:
+    """A dict that keeps its `size` most recently used entries; safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[tuple, png.Band] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> png.Band | None:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: tuple, value: png.Band) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
 
 
 def _changes(before: Image.Image, after: Image.Image, clear: int) -> Image.Image:

@@ -78,8 +78,23 @@ class Layout:
         return (x, y, x + self.square, y + self.square)
 
 
+_parsed: dict[tuple[str, int, int], tuple[int, int] | None] = {}
+
+
 def parse_square(name: str, files: int, ranks: int) -> tuple[int, int] | None:
     """"e4" -> (4, 3); None for anything not on the board."""
+    key = (name, files, ranks)
+    try:
+        return _parsed[key]
+    except (KeyError, TypeError):   # TypeError: a name that cannot be a key is no square either
+        pass
+    found = _parse_square(name, files, ranks)
+    if isinstance(name, str) and len(_parsed) < 100_000:   # square names are few; junk is not kept forever
+        _parsed[key] = found
+    return found
+
+
+def _parse_square(name: str, files: int, ranks: int) -> tuple[int, int] | None:
     if not isinstance(name, str) or len(name) < 2 or not name[1:].isdigit():
         return None
     file, rank = ord(name[0].lower()) - ord("a"), int(name[1:]) - 1

@@ -1,28 +1,37 @@
-"""The slash commands: parse, defer, call the service, send its Reply.
+"""The slash commands: parse, call the service through ``answer`` (bot/tree.py), send its Reply.
 
-Every command defers ("thinking") before it calls the service, so rendering or storage never
-runs into Discord's 3-second deadline; the answer then comes as a followup. Errors are not
-handled here: they propagate to ``KibitzTree.on_error`` (bot/tree.py). Autocomplete only
-suggests; the service validates slugs and moves again.
+``answer`` runs the service call first: a mistake it finds (not your game, not your turn, an
+illegal move) is a private sentence with no public "thinking" before it; a public answer defers
+publicly and replaces the loading message, and a slow call defers while it runs, so rendering or
+storage never runs into Discord's 3-second deadline. Errors are not handled here: they propagate
+to ``KibitzTree.on_error`` (bot/tree.py). Autocomplete only suggests; the service validates slugs
+and moves again. String options are at most 100 characters (``Text``).
 
-Commands that change a game send the service's answer with ``deliver_reply``: once the
-service has returned, the change is committed, so the answer is delivered (by followup, else
-in the channel) and never turned into an error. Commands that only read use ``send_reply``.
+Commands that change a game pass ``changes=True``: once the service has returned, the change is
+committed, so the answer is delivered (by followup, else in the channel) and never turned into
+an error. Commands that only read send their answer as it is.
+
+A challenge accepted or a puzzle asked for in a text channel is played in a thread of its own
+(bot/views/challenge.py); the commands of bot/cogs/lobby.py list games and keep settings.
 """
 from __future__ import annotations
 
 import logging
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import GameService, UserError
-from bot.views.replies import channel_key, deliver_reply, guild_key, player, send_reply
+from bot.service import GameService, Reply, UserError
+from bot.tree import MAX_OPTION, answer
+from bot.views.challenge import add_players, drop_thread, may_open_thread, open_thread, post_reply, thread_name
+from bot.views.replies import channel_key, guild_key, player, send_reply
 
 log = logging.getLogger(__name__)
 
 MAX_SEED = 2**53 - 1   # Discord integer options stop at 2**53
+Text = app_commands.Range[str, 1, MAX_OPTION]   # every string option: Discord caps it at 100 characters
 
 
 class Games(commands.Cog):
@@ -51,102 +60,134 @@ class Games(commands.Cog):
     # -- catalogue --------------------------------------------------------------------------
     @app_commands.command(name="variants", description="List the chess variants and puzzles Kibitz hosts.")
     async def variants(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.list_variants())
+        await answer(interaction, self.service.list_variants())
 
     @app_commands.command(name="rules", description="Show the rules of a variant.")
     @app_commands.describe(variant="The variant")
     @app_commands.autocomplete(variant=variant_autocomplete)
-    async def rules(self, interaction: discord.Interaction, variant: str) -> None:
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.rules_card(variant))
+    async def rules(self, interaction: discord.Interaction, variant: Text) -> None:
+        await answer(interaction, self.service.rules_card(variant))
 
     # -- starting ---------------------------------------------------------------------------
-    @app_commands.command(name="puzzle", description="Start a solo puzzle in this channel.")
+    @app_commands.command(name="puzzle", description="Start a solo puzzle (in a thread of its own where possible).")
     @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)",
                            level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)")
     @app_commands.autocomplete(variant=variant_autocomplete)
-    async def puzzle(self, interaction: discord.Interaction, variant: str,
+    async def puzzle(self, interaction: discord.Interaction, variant: Text,
                      seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
                      level: app_commands.Range[int, 1, 9] | None = None) -> None:
-        await interaction.response.defer(thinking=True)
-        reply = await self.service.start_puzzle(channel_key(interaction), player(interaction.user), variant,
-                                                seed, guild=guild_key(interaction), level=level)
-        await deliver_reply(interaction, reply)
+        async def work() -> Reply:
+            guild, home, user = guild_key(interaction), channel_key(interaction), player(interaction.user)
+            info = await self.service.check_start(guild, variant, players=1)   # before any thread is made
+            thread = await open_thread(interaction, thread_name(user.name, info.name)) \
+                if await may_open_thread(interaction) else None
+            try:
+                reply = await self.service.start_puzzle(str(thread.id) if thread else home, user, variant, seed,
+                                                        guild=guild, level=level, home=home)
+            except BaseException:
+                if thread is not None:
+                    await drop_thread(thread)
+                raise
+            if thread is None:
+                return reply
+            await post_reply(thread, reply)
+            await add_players(thread, [user.id])
+            return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
 
-    @app_commands.command(name="challenge", description="Challenge a member to a two-player variant.")
-    @app_commands.describe(opponent="Who you want to play", variant="The variant")
+        await answer(interaction, work(), changes=True)
+
+    @app_commands.command(name="challenge", description="Challenge a member, or anyone, to a two-player variant.")
+    @app_commands.describe(variant="The variant",
+                           opponent="Who you want to play (leave out: an open challenge anyone may accept)",
+                           colour="The colour you play (random if left out)",
+                           days="Days allowed per move, 1 to 14 (default: the server's)")
     @app_commands.autocomplete(variant=variant_autocomplete)
-    async def challenge(self, interaction: discord.Interaction, opponent: discord.User, variant: str) -> None:
-        await interaction.response.defer(thinking=True)
-        if opponent.bot:
-            raise UserError("Bots do not play here; challenge a person.")
-        reply = await self.service.challenge(channel_key(interaction), player(interaction.user), player(opponent),
-                                             variant, guild=guild_key(interaction))
-        await deliver_reply(interaction, reply)
+    async def challenge(self, interaction: discord.Interaction, variant: Text, opponent: discord.User | None = None,
+                        colour: Literal["white", "black", "random"] = "random",
+                        days: app_commands.Range[int, 1, 14] | None = None) -> None:
+        async def work() -> Reply:
+            if opponent is not None and opponent.bot:
+                raise UserError("Bots do not play here; challenge a person.")
+            return await self.service.challenge(channel_key(interaction), player(interaction.user),
+                                                player(opponent) if opponent is not None else None, variant,
+                                                guild=guild_key(interaction), colour=colour, days=days)
+
+        reply = await answer(interaction, work(), changes=True)
+        await announce_challenge(interaction, self.service, reply)
 
     # -- playing ----------------------------------------------------------------------------
-    @app_commands.command(name="move", description="Play a move in this channel's game.")
-    @app_commands.describe(move="Your move, e.g. e2e4")
+    @app_commands.command(name="move", description="Play a move in this channel's (or thread's) game.")
+    @app_commands.describe(move="Your move, e.g. e2e4 or Nf3")
     @app_commands.autocomplete(move=move_autocomplete)
-    async def move(self, interaction: discord.Interaction, move: str) -> None:
-        await interaction.response.defer(thinking=True)
-        reply = await self.service.move(channel_key(interaction), player(interaction.user), move)
-        await deliver_reply(interaction, reply)
+    async def move(self, interaction: discord.Interaction, move: Text) -> None:
+        await answer(interaction, self.service.move(channel_key(interaction), player(interaction.user), move),
+                     changes=True)
 
-    @app_commands.command(name="board", description="Show this channel's game.")
+    @app_commands.command(name="board", description="Show this channel's game (or how it ended).")
     @app_commands.describe(flip="Show it to you alone, turned round: Black at the bottom")
     async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
-        if flip:
+        if flip:   # always private: "thinking" privately at once, as the picture takes a moment
             await interaction.response.defer(thinking=True, ephemeral=True)
             await send_reply(interaction, await self.service.flipped_board(channel_key(interaction)))
             return
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.board(channel_key(interaction)))
+        await answer(interaction, self.service.board(channel_key(interaction)))
 
     @app_commands.command(name="resign", description="Resign this channel's game (or give up the puzzle).")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        reply = await self.service.resign(channel_key(interaction), player(interaction.user))
-        await deliver_reply(interaction, reply)
+        await answer(interaction, self.service.resign(channel_key(interaction), player(interaction.user)),
+                     changes=True)
 
     @app_commands.command(name="draw", description="Offer a draw, accept one, or claim a draw that can be claimed.")
     async def draw(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        reply = await self.service.draw(channel_key(interaction), player(interaction.user))
-        await deliver_reply(interaction, reply)
+        await answer(interaction, self.service.draw(channel_key(interaction), player(interaction.user)),
+                     changes=True)
 
     @app_commands.command(name="undo", description="Take back your last move in a solo puzzle.")
     async def undo(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        reply = await self.service.undo(channel_key(interaction), player(interaction.user))
-        await deliver_reply(interaction, reply)
+        await answer(interaction, self.service.undo(channel_key(interaction), player(interaction.user)),
+                     changes=True)
 
     # -- ratings, export, replay ------------------------------------------------------------
     @app_commands.command(name="leaderboard", description="The top rated players of a variant in this server.")
     @app_commands.describe(variant="The variant (a puzzle shows its best scores)")
     @app_commands.autocomplete(variant=variant_autocomplete)
-    async def leaderboard(self, interaction: discord.Interaction, variant: str) -> None:
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.leaderboard(guild_key(interaction), player(interaction.user),
-                                                                     variant))
+    async def leaderboard(self, interaction: discord.Interaction, variant: Text) -> None:
+        await answer(interaction, self.service.leaderboard(guild_key(interaction), player(interaction.user), variant))
 
     @app_commands.command(name="profile", description="A member's ratings and results per variant in this server.")
     @app_commands.describe(member="Whose profile (you if left out)")
     async def profile(self, interaction: discord.Interaction, member: discord.User | None = None) -> None:
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.profile(guild_key(interaction),
-                                                                 player(member or interaction.user)))
+        await answer(interaction, self.service.profile(guild_key(interaction), player(member or interaction.user)))
 
     @app_commands.command(name="export", description="This channel's game (current or last finished) as a PGN file.")
     async def export(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.export(channel_key(interaction)))
+        await answer(interaction, self.service.export(channel_key(interaction)))
 
     @app_commands.command(name="replay", description="This channel's game (current or last finished) as an animated GIF.")
     async def replay(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(thinking=True)
-        await send_reply(interaction, await self.service.replay(channel_key(interaction)))
+        await answer(interaction, self.service.replay(channel_key(interaction)))
+
+
+async def announce_challenge(interaction: discord.Interaction, service: GameService, reply: Reply) -> None:
+    """After a challenge is shown: keep its message id (to edit it when settled) and announce it
+    in the server's challenge channel, if that is another channel. Never raises: the challenge stands."""
+    if reply.game_id is None:
+        return
+    try:
+        message = await interaction.original_response()
+    except discord.HTTPException as error:
+        log.warning("could not read the message of challenge %s: %s", reply.game_id, error)
+        return
+    try:
+        await service.note_challenge_message(reply.game_id, str(message.id))
+        guild = guild_key(interaction)
+        announce = (await service.server_settings(guild)).announce if guild else None
+        if announce and announce != channel_key(interaction):
+            first = reply.text.split(". ")[0].rstrip(".")
+            channel = interaction.client.get_partial_messageable(int(announce))
+            await channel.send(f"New challenge in <#{channel_key(interaction)}>: {first}. {message.jump_url}")
+    except Exception:   # noqa: BLE001 - the challenge is made and shown; this is extra
+        log.exception("could not note or announce challenge %s", reply.game_id)
 
 
 async def setup(bot: commands.Bot) -> None:

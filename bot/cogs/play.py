@@ -1,5 +1,5 @@
-"""/takeback and /abort: quick answers that draw no board, so they answer at once (no
-"thinking" first) and a refusal is one private sentence (bot/tree.py)."""
+"""/takeback and /abort. Neither draws a board, so both answer at once (``answer`` shows
+"thinking" only for a slow call) and a refusal is one private sentence (bot/tree.py)."""
 from __future__ import annotations
 
 import discord
@@ -7,7 +7,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import GameService, UserError
-from bot.views.replies import channel_key, deliver_reply, guild_key, player
+from bot.tree import answer
+from bot.views.replies import channel_key, guild_key, player
 
 ABORT_REFUSED = "Only members who may manage threads can abort a game."
 
@@ -18,8 +19,8 @@ class Play(commands.Cog):
 
     @app_commands.command(name="takeback", description="Ask your opponent to take back your last move.")
     async def takeback(self, interaction: discord.Interaction) -> None:
-        reply = await self.service.takeback(channel_key(interaction), player(interaction.user))
-        await deliver_reply(interaction, reply)
+        await answer(interaction, self.service.takeback(channel_key(interaction), player(interaction.user)),
+                     changes=True)
 
     @app_commands.command(name="abort", description="End a game with no result and no rating (Manage Threads).")
     @app_commands.describe(game="The game's number (#12), if not the one in this channel or thread")
@@ -28,9 +29,8 @@ class Play(commands.Cog):
         permissions = interaction.permissions
         if not (permissions.manage_threads or permissions.administrator):
             raise UserError(ABORT_REFUSED)
-        reply = await self.service.abort(channel_key(interaction), player(interaction.user), moderator=True,
-                                         game_id=game, guild=guild_key(interaction))
-        await deliver_reply(interaction, reply)
+        await answer(interaction, self.service.abort(channel_key(interaction), player(interaction.user), moderator=True,
+                                                     game_id=game, guild=guild_key(interaction)), changes=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -60,6 +60,10 @@ class _GameButton:
         if self.takes_buttons_off:
             await _take_buttons_off(interaction, self.game_id)
         await deliver_reply(interaction, reply)
+        await self.after(interaction, reply)
+
+    async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """Anything more once the answer is delivered (never raises)."""
 
 
 async def _take_buttons_off(interaction: discord.Interaction, game_id: int, content: str | None = None) -> None:
@@ -147,6 +151,13 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
         return await _service(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id)
+
+    async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """As after a /challenge: note the message (edited when the challenge is settled) and
+        announce it in the server's challenge channel."""
+        from bot.cogs.games import announce_challenge   # the cog module imports the views
+
+        await announce_challenge(interaction, _service(interaction), reply)
 
 
 class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],

@@ -1,9 +1,21 @@
-"""Accept / Decline buttons under a challenge, rebuilt from their custom_id after a restart.
+"""Accept / Decline buttons under a challenge, rebuilt from their custom_id after a restart, and
+the threads games are played in.
 
 Like discord.py's ``examples/views/dynamic_counter.py``: each button is a ``DynamicItem`` whose
 custom_id carries everything it needs (game id and who may press it), so no view has to be
 kept in memory. ``interaction_check`` refuses other members' clicks with an ephemeral note.
 The game logic stays in the service; the buttons only parse, call and reply.
+
+An open challenge (no opponent named) has opponent id 0 in its custom_ids: anyone may press
+Accept (the service refuses the challenger), and only the challenger may withdraw it.
+
+Where games live: a challenge accepted (or a puzzle asked for) in a text channel is played in a
+public thread of its own, named after its players and variant, and the channel gets a pointer
+with the thread's link. Where the bot may not make threads (its permissions there, or the server's
+/settings), or the command already runs in a thread, the game is played in place.
+
+A settled challenge (accepted, declined, withdrawn, expired) has its message edited to say so,
+with no buttons left: :func:`show_settled` does it from the stored record, for any caller.
 """
 from __future__ import annotations
 
@@ -13,68 +25,184 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+import rules
+from bot.names import plain
+from bot.service import Reply
 from bot.tree import report_error
-from bot.views.replies import channel_key, deliver_reply, describe, player
+from bot.views.replies import _extras, channel_key, deliver_reply, describe, guild_key, player, reply_text, split_content
 
 if TYPE_CHECKING:
     from bot.service import GameService
+    from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
+
+THREAD_NAME_LIMIT = 100          # Discord's limit on a channel or thread name
+THREAD_ARCHIVE_MINUTES = 10080   # a week without messages before Discord hides the thread (a post revives it)
+OPEN = 0                         # the opponent id in an open challenge's custom_ids
 
 
 def _service(interaction: discord.Interaction) -> GameService:
     return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
+# -- where games live ----------------------------------------------------------------------------
+
+def thread_name(players: str, variant: str) -> str:
+    """`alice vs bob · Zoo Chess`, cut to Discord's 100 characters (names as typed: no Markdown in names of threads)."""
+    name = f"{plain(players)} · {variant}"
+    return name if len(name) <= THREAD_NAME_LIMIT else name[:THREAD_NAME_LIMIT - 1] + "…"
+
+
+async def may_open_thread(interaction: discord.Interaction) -> bool:
+    """Whether a game asked for here gets a thread: a server text channel (not a thread or DM),
+    threads on in the server's settings, and the bot allowed to make public threads and post in them."""
+    if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
+        return False
+    allowed = interaction.app_permissions
+    if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+        return False
+    return (await _service(interaction).server_settings(guild_key(interaction))).threads
+
+
+async def open_thread(interaction: discord.Interaction, name: str) -> discord.Thread | None:
+    """A public thread in the interaction's channel, or None where Discord refuses (the game is then played in place)."""
+    channel = interaction.channel
+    if not isinstance(channel, discord.TextChannel):
+        return None
+    try:
+        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
+                                           auto_archive_duration=THREAD_ARCHIVE_MINUTES)  # type: ignore[arg-type]
+    except discord.HTTPException as error:   # 403 Missing Permissions and the like: play in place
+        log.warning("could not open a thread in channel %s (%s); playing in place", channel.id, describe(error))
+        return None
+
+
+async def add_players(thread: discord.Thread, player_ids: list[str]) -> None:
+    """Make the players members of their game's thread, so it shows in their list and they
+    hear of it (best effort: a player can always follow the link)."""
+    for pid in player_ids:
+        if not pid:
+            continue
+        try:
+            await thread.add_user(discord.Object(id=int(pid)))
+        except (discord.HTTPException, ValueError) as error:
+            log.warning("could not add member %s to thread %s (%s)", pid, thread.id, error)
+
+
+async def drop_thread(thread: discord.Thread) -> None:
+    """Remove a thread the game it was made for never started in (best effort)."""
+    try:
+        await thread.delete()
+    except discord.HTTPException as error:
+        log.warning("could not remove unused thread %s (%s)", thread.id, describe(error))
+
+
+async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.Message | None:
+    """Post a Reply (board, buttons, ping) as a plain bot message, e.g. in a game's thread.
+    Never raises: the change it reports is committed; a failure is logged. Returns the last message."""
+    texts = split_content(reply_text(reply)) or [""]
+    message = None
+    for index, text in enumerate(texts):
+        extras: dict[str, Any] = _extras(reply) if index == len(texts) - 1 else {}
+        try:
+            message = await channel.send(text or None, **extras)
+        except Exception as error:  # noqa: BLE001 - committed: log, never turn into an error
+            log.error("could not post game %s in %s: %s", reply.game_id, getattr(channel, "id", "?"),
+                      describe(error), exc_info=error)
+            return None
+    return message
+
+
+# -- settled challenges --------------------------------------------------------------------------
+
+def settled_text(record: GameRecord, how: str, *, by: str | None = None, where: str | None = None) -> str:
+    """What a challenge's message says once settled. `how`: "accepted", "declined", "withdrawn"
+    or "expired"; `by` who accepted; `where` a link to the game."""
+    info = rules.VARIANTS.get(record.variant)
+    variant = info.name if info else record.variant
+    challenger = next((n for p, n in record.players if p and p == record.challenger_id), "Someone")
+    other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+    if how == "accepted" and by:
+        other = by
+    head = f"{challenger}'s challenge to {other} at **{variant}**"
+    if how == "accepted":
+        return f"{head} was accepted." + (f" The game is played in {where}" if where else "")
+    if how == "expired":
+        return f"{head} expired without an answer. Challenge again with /challenge."
+    return f"{head} was {how}."
+
+
+async def show_settled(client: discord.Client, record: GameRecord, how: str, *, by: str | None = None,
+                       where: str | None = None) -> bool:
+    """Edit the challenge's message (record.home_channel_id, record.message_id) to its settled
+    text, buttons removed; e.g. ``await show_settled(bot, record, "expired")``. False (logged)
+    where there is no message to edit or Discord refuses. Never raises."""
+    channel_id = record.home_channel_id or record.channel_id
+    if not record.message_id or not channel_id:
+        return False
+    channel = client.get_partial_messageable(int(channel_id))
+    try:
+        await channel.get_partial_message(int(record.message_id)).edit(
+            content=settled_text(record, how, by=by, where=where), view=None)
+        return True
+    except Exception as error:  # noqa: BLE001 - cosmetic: the challenge itself is settled
+        log.warning("could not mark challenge %s as %s (%s)", record.id, how, describe(error))
+        return False
+
+
+# -- the buttons ---------------------------------------------------------------------------------
+
 class _ChallengeButton:
     """Shared behaviour of the two buttons (a mixin: a DynamicItem subclass needs a template):
-    who may press, defer, call the service, drop the buttons, reply."""
+    who may press, defer, call the service, settle the challenge's message, reply."""
 
     game_id: int
     allowed_ids: tuple[int, ...] = ()
     refusal = "This challenge is not for you."
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id in self.allowed_ids:
+        if self.allowed_ids == () or interaction.user.id in self.allowed_ids:
             return True
         await interaction.response.send_message(self.refusal, ephemeral=True)
         return False
 
-    async def answer(self, interaction: discord.Interaction):
+    async def answer(self, interaction: discord.Interaction) -> tuple[Reply, str]:
+        """Act through the service; return the reply and the challenge message's settled text."""
         raise NotImplementedError
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.response.defer()   # for a button: "deferred update", no new message yet
-            reply = await self.answer(interaction)
+            reply, settled = await self.answer(interaction)
         except Exception as error:  # noqa: BLE001 - discord.py would only log it; give the user a reply
             await report_error(interaction, error)
             return
         # The service has acted: from here on nothing may turn into an error reply.
-        await self._take_buttons_off(interaction)
+        await self._settle_message(interaction, settled)
         await deliver_reply(interaction, reply)
 
-    async def _take_buttons_off(self, interaction: discord.Interaction) -> None:
-        """The challenge is settled: remove its buttons (best effort), through the interaction or
-        else through the channel, as the bot's own message."""
+    async def _settle_message(self, interaction: discord.Interaction, text: str) -> None:
+        """Say on the challenge's message how it was settled and remove its buttons (best
+        effort), through the interaction or else as the bot's own message."""
         try:
-            await interaction.edit_original_response(view=None)
+            await interaction.edit_original_response(content=text, view=None)
             return
         except Exception as error:  # noqa: BLE001 - best effort: the service has already acted
-            log.warning("could not remove the buttons from challenge %s through the interaction (%s)",
+            log.warning("could not settle the message of challenge %s through the interaction (%s)",
                         self.game_id, describe(error))
         if interaction.message is None:
             return
         try:
-            await interaction.message.edit(view=None)
+            await interaction.message.edit(content=text, view=None)
         except Exception:   # best effort, as above
-            log.warning("could not remove the buttons from challenge %s", self.game_id, exc_info=True)
+            log.warning("could not settle the message of challenge %s", self.game_id, exc_info=True)
 
 
 class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:accept:(?P<game>[0-9]+):(?P<opponent>[0-9]+)"):
     def __init__(self, game_id: int, opponent_id: int) -> None:
         self.opponent_id = opponent_id
-        self.allowed_ids = (opponent_id,)
+        self.allowed_ids = () if opponent_id == OPEN else (opponent_id,)
         self.refusal = f"Only <@{opponent_id}> can accept this challenge."
         self.game_id = game_id
         super().__init__(discord.ui.Button(
@@ -86,21 +214,42 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
                              match: re.Match[str], /) -> AcceptButton:
         return cls(int(match["game"]), int(match["opponent"]))
 
-    async def answer(self, interaction: discord.Interaction):
-        return await _service(interaction).accept(channel_key(interaction), player(interaction.user), self.game_id)
+    async def answer(self, interaction: discord.Interaction) -> tuple[Reply, str]:
+        service, here, user = _service(interaction), channel_key(interaction), player(interaction.user)
+        record = await service.challenge_to_accept(here, user, self.game_id)   # checked before a thread is made
+        thread = None
+        if await may_open_thread(interaction):
+            seats = [(pid, name) if pid else (user.id, user.name) for pid, name in record.players]
+            info = rules.VARIANTS.get(record.variant)
+            thread = await open_thread(interaction, thread_name(f"{seats[0][1]} vs {seats[1][1]}",
+                                                                info.name if info else record.variant))
+        try:
+            reply = await service.accept(here, user, self.game_id, play_in=str(thread.id) if thread else None)
+        except BaseException:
+            if thread is not None:
+                await drop_thread(thread)
+            raise
+        if thread is None:
+            return reply, settled_text(record, "accepted", by=user.name)
+        await post_reply(thread, reply)
+        await add_players(thread, [pid or user.id for pid, _ in record.players])
+        info_line = reply.text.splitlines()[1] if len(reply.text.splitlines()) > 1 else ""
+        pointer = Reply(f"{user.name} accepts. {info_line} is played in {thread.jump_url}", game_id=reply.game_id)
+        return pointer, settled_text(record, "accepted", by=user.name, where=thread.jump_url)
 
 
 class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
                     template=r"kibitz:decline:(?P<game>[0-9]+):(?P<challenger>[0-9]+):(?P<opponent>[0-9]+)"):
-    """The opponent declines; the challenger may withdraw."""
+    """The opponent declines; the challenger may withdraw (an open challenge: the challenger only)."""
 
     def __init__(self, game_id: int, challenger_id: int, opponent_id: int) -> None:
         self.challenger_id, self.opponent_id = challenger_id, opponent_id
-        self.allowed_ids = (challenger_id, opponent_id)
-        self.refusal = f"Only <@{opponent_id}> (or the challenger) can decline this challenge."
+        self.allowed_ids = (challenger_id,) if opponent_id == OPEN else (challenger_id, opponent_id)
+        self.refusal = ("Only the challenger can withdraw an open challenge." if opponent_id == OPEN else
+                        f"Only <@{opponent_id}> (or the challenger) can decline this challenge.")
         self.game_id = game_id
         super().__init__(discord.ui.Button(
-            label="Decline", style=discord.ButtonStyle.danger,
+            label="Withdraw" if opponent_id == OPEN else "Decline", style=discord.ButtonStyle.danger,
             custom_id=f"kibitz:decline:{game_id}:{challenger_id}:{opponent_id}"))
 
     @classmethod
@@ -108,14 +257,20 @@ class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
                              match: re.Match[str], /) -> DeclineButton:
         return cls(int(match["game"]), int(match["challenger"]), int(match["opponent"]))
 
-    async def answer(self, interaction: discord.Interaction):
-        return await _service(interaction).decline(channel_key(interaction), player(interaction.user), self.game_id)
+    async def answer(self, interaction: discord.Interaction) -> tuple[Reply, str]:
+        service = _service(interaction)
+        reply = await service.decline(channel_key(interaction), player(interaction.user), self.game_id)
+        record = await service.game_record(self.game_id)
+        how = "withdrawn" if interaction.user.id == self.challenger_id else "declined"
+        return reply, settled_text(record, how) if record is not None else f"This challenge was {how}."
 
 
 def challenge_view(game_id: int, challenger_id: str, opponent_id: str) -> discord.ui.View:
+    """Accept and Decline (Withdraw for an open challenge: `opponent_id` "")."""
+    opponent = int(opponent_id) if opponent_id else OPEN
     view = discord.ui.View(timeout=None)
-    view.add_item(AcceptButton(game_id, int(opponent_id)))
-    view.add_item(DeclineButton(game_id, int(challenger_id), int(opponent_id)))
+    view.add_item(AcceptButton(game_id, opponent))
+    view.add_item(DeclineButton(game_id, int(challenger_id), opponent))
     return view
 
 

@@ -1,16 +1,16 @@
-"""What the deadline scheduler (bot/scheduler.py) shows on Discord: the settled challenge's
-message edited in place, and messages posted in a game's channel or thread without an
-interaction to answer (a reminder, the final board of a game lost on time)."""
+"""What the deadline scheduler (bot/scheduler.py) shows on Discord without an interaction to
+answer: an expired challenge (its message edited by bot/views/challenge.py's ``show_settled``,
+else a note where it was asked for), and messages posted in a game's channel or thread (a
+reminder, the final board of a game lost on time)."""
 from __future__ import annotations
 
 import logging
 from typing import TYPE_CHECKING, Any
 
-import discord
-
 from bot.service import Reply
 from bot.store import GameRecord
 from bot.tree import split_content
+from bot.views.challenge import show_settled
 from bot.views.replies import _extras
 
 if TYPE_CHECKING:
@@ -19,17 +19,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-async def edit_settled_challenge(bot: commands.Bot, record: GameRecord, text: str) -> None:
-    """Edit a settled challenge's message to `text`, with no buttons left. A challenge whose
-    message is unknown (or gone) gets `text` posted where it was asked for instead."""
-    channel_id = record.home_channel_id or record.channel_id
-    channel = bot.get_partial_messageable(int(channel_id))
-    if record.message_id:
-        try:
-            await channel.get_partial_message(int(record.message_id)).edit(content=text, view=None)
-            return
-        except discord.NotFound:
-            log.info("the message of challenge %s is gone; posting its end instead", record.id)
+async def show_expired(bot: commands.Bot, record: GameRecord, text: str) -> None:
+    """Edit the expired challenge's message (no buttons left); where it has no known message, or
+    the edit fails, post `text` where the challenge was asked for instead."""
+    if await show_settled(bot, record, "expired"):
+        return
+    channel = bot.get_partial_messageable(int(record.home_channel_id or record.channel_id))
     await channel.send(text)
 
 

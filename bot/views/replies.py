@@ -36,6 +36,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.names import escape
 from bot.service import Player, Reply
 from bot.tree import resolves_loading, send, send_piece, split_content
 
@@ -59,7 +60,7 @@ def guild_key(interaction: discord.Interaction) -> str | None:
 
 
 def player(user: discord.abc.User) -> Player:
-    return Player(str(user.id), user.display_name)
+    return Player(str(user.id), escape(user.display_name))   # shown as typed in messages (bot/names.py)
 
 
 def _extras(reply: Reply) -> dict[str, Any]:
@@ -84,7 +85,14 @@ def _extras(reply: Reply) -> dict[str, Any]:
         extra["view"] = view
     if reply.embed is not None:
         extra["embed"] = reply_embed(reply)
+    if reply.ping is not None:   # that member alone; the bot's default stays AllowedMentions.none()
+        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(reply.ping))])
     return extra
+
+
+def reply_text(reply: Reply) -> str:
+    """The Reply's text, opening with a mention of the member it pings, if any."""
+    return f"<@{reply.ping}> {reply.text}" if reply.ping is not None else reply.text
 
 
 def reply_embed(reply: Reply) -> discord.Embed:
@@ -99,7 +107,7 @@ def reply_embed(reply: Reply) -> discord.Embed:
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     """Send a service Reply that changed nothing: text, the board PNG with its alt text, buttons;
     a Reply with a card shows the card (its text is the card's) with the picture inside."""
-    text = "" if reply.embed is not None else reply.text
+    text = "" if reply.embed is not None else reply_text(reply)
     await send(interaction, text, ephemeral=reply.ephemeral, **_extras(reply))
 
 
@@ -108,7 +116,7 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
 
     Never raises (see module docstring); what cannot be delivered at all is logged.
     """
-    texts = split_content(reply.text) or [""]
+    texts = split_content(reply_text(reply)) or [""]
     to_channel = False
     for index, text in enumerate(texts):
         # file and buttons go with the last message, built afresh for each attempt

@@ -70,6 +70,8 @@ async def open_table(service: GameService, store: SqliteStore, table: Table) -> 
             reply = await service.board(table.channel)
         except UserError:
             reply = None
+        if reply is not None and reply.finished:   # the last game's final board: none in play
+            reply = None
     if reply is None:
         if table.solo:
             reply = await service.start_puzzle(table.channel, WHITE_PLAYER, table.variant, seed=table.seed)

@@ -49,6 +49,10 @@ async def test_ids_grow_and_latest_is_the_newest_game_of_the_channel(any_store):
     assert second > first
     assert (await any_store.latest(CHANNEL)).id == second
     assert await any_store.latest("nowhere") is None
+    declined = await any_store.create(record(status="declined"))
+    assert (await any_store.latest(CHANNEL)).id == declined
+    assert (await any_store.latest(CHANNEL, ("finished",))).id == first      # a declined challenge hides no game
+    assert (await any_store.latest(CHANNEL, ("finished", "active"))).id == second
 
 
 async def test_a_second_game_in_play_in_a_channel_is_refused_on_create_and_on_save(any_store):

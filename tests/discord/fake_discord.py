@@ -13,7 +13,8 @@ One aiohttp server on 127.0.0.1 (random free port) serves both:
 
 Tests drive it with ``await fake.slash(...)``, ``await fake.click(...)``, ``await fake.select(...)``
 (a string select menu, component type 3 with its ``values``) and ``await fake.autocomplete(...)``; each returns an :class:`InteractionLog` of what the bot sent
-back for that interaction, in order. Nothing here touches the internet.
+back for that interaction, in order. Nothing here touches the internet. A channel option takes the channel's
+id and comes with its partial channel in ``resolved``, as a user option comes with the user.
 
 Discord's first-followup rule is modelled: after a deferred "thinking" response (type 5) the
 first followup replaces the loading message and keeps the visibility chosen at defer time
@@ -148,6 +149,7 @@ MEMBER_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | READ_MESSAGE_HISTORY | USE_
 TEXT_CHANNEL, DM_CHANNEL, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 
 _OPTION_STRING, _OPTION_INTEGER, _OPTION_BOOLEAN, _OPTION_USER, _OPTION_NUMBER = 3, 4, 5, 6, 10
+_OPTION_CHANNEL = 7   # a channel option: its value is the channel's id, resolved like a user
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -1143,11 +1145,21 @@ class FakeDiscord:
                 resolved.setdefault("users", {})[value["id"]] = value
                 resolved.setdefault("members", {})[value["id"]] = self._member(value, with_user=False)
                 value = value["id"]
+            if kind == _OPTION_CHANNEL and isinstance(value, str) and self._knows(value):
+                resolved.setdefault("channels", {})[value] = self._resolved_channel(value)
             option = {"name": name, "type": kind, "value": value}
             if name == focused:
                 option["focused"] = True
             options.append(option)
         return options, resolved
+
+    def _resolved_channel(self, channel_id: str) -> dict[str, Any]:
+        """A channel option's entry in `resolved`, as Discord sends it: a partial channel."""
+        channel = self.channel_object(channel_id)
+        partial: dict[str, Any] = {key: channel[key] for key in ("id", "name", "type", "parent_id", "thread_metadata")
+                                   if key in channel}
+        partial["permissions"] = str(self.app_permissions(channel_id))
+        return partial
 
     async def _run(self, log: InteractionLog, timeout: float, wait: bool = True) -> InteractionLog:
         await self._dispatch("INTERACTION_CREATE", log.payload)

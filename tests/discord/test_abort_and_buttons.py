@@ -23,23 +23,27 @@ def labels(message: dict[str, Any]) -> list[str]:
     return [c.get("label") for row in message.get("components") or [] for c in row["components"] if c.get("label")]
 
 
-async def begin(fake: FakeDiscord) -> dict[str, Any]:
-    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
-    accepted = await fake.click(button(log, "Accept"), user=fake.bob)
+async def begin(fake: FakeDiscord) -> tuple[str, dict[str, Any]]:
+    """alice (White) v bob, accepted: the game's thread and the first board in it."""
+    made = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
+                            user=fake.alice)
+    accepted = await fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message)
     assert "accepts" in accepted.reply.content
-    return accepted.reply.message
+    thread = list(fake.threads)[-1]
+    [board] = fake.messages_in(thread)
+    return thread, board.message
 
 
 # -- abort ------------------------------------------------------------------------------------------
 async def test_a_moderator_aborts_a_game_with_no_result_and_no_rating(bot, fake, service):
-    await begin(fake)
-    await fake.slash("move", {"move": "e4"}, user=fake.alice)
-    aborted = await fake.slash("abort", user=fake.moderator)
+    thread, _ = await begin(fake)
+    await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
+    aborted = await fake.slash("abort", user=fake.moderator, channel=thread)
     assert not aborted.reply.ephemeral and "mod aborted game #1" in aborted.reply.content
     record = await service.store.get(1)
     assert (record.status, record.result) == ("aborted", None)
     assert await service.store.leaderboard(fake.guild_id, "standard") == []
-    after = await fake.slash("move", {"move": "e5"}, user=fake.bob)
+    after = await fake.slash("move", {"move": "e5"}, user=fake.bob, channel=thread)
     assert after.reply.ephemeral
 
 
@@ -53,8 +57,8 @@ async def test_a_moderator_aborts_a_game_by_number_from_another_channel(bot, fak
 
 
 async def test_abort_is_refused_privately_and_at_once_to_a_player_without_manage_threads(bot, fake, service):
-    await begin(fake)
-    refused = await fake.slash("abort", user=fake.bob)
+    thread, _ = await begin(fake)
+    refused = await fake.slash("abort", user=fake.bob, channel=thread)
     assert refused.callbacks[0].type == CHANNEL_MESSAGE and refused.reply.ephemeral   # no public "thinking"
     assert "manage threads" in refused.reply.content
     assert (await service.store.get(1)).status == "active"
@@ -62,15 +66,15 @@ async def test_abort_is_refused_privately_and_at_once_to_a_player_without_manage
 
 # -- draw and resign buttons -------------------------------------------------------------------------
 async def test_the_board_carries_draw_and_resign_buttons(bot, fake):
-    board = await begin(fake)
+    _, board = await begin(fake)
     assert labels(board)[-2:] == ["Draw", "Resign"]
 
 
 async def test_a_draw_offered_by_button_stands_through_the_offerers_move_and_is_accepted_by_button(bot, fake, service):
-    board = await begin(fake)
+    thread, board = await begin(fake)
     offered = await fake.click("kibitz:draw:1", user=fake.alice, message=board)
     assert "alice offers a draw" in offered.reply.content and labels(offered.reply.message) == ["Accept draw"]
-    await fake.slash("move", {"move": "e4"}, user=fake.alice)
+    await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
     assert (await service.store.get(1)).draw_offer == fake.alice["id"]
     agreed = await fake.click("kibitz:draw:1", user=fake.bob, message=offered.reply.message)
     assert "bob accepts the draw" in agreed.reply.content and "**Draw**" in agreed.reply.content
@@ -78,7 +82,7 @@ async def test_a_draw_offered_by_button_stands_through_the_offerers_move_and_is_
 
 
 async def test_resign_asks_privately_for_a_confirmation_first(bot, fake, service):
-    board = await begin(fake)
+    _, board = await begin(fake)
     asked = await fake.click("kibitz:resign:1", user=fake.bob, message=board)
     assert asked.reply.ephemeral and "Resign game #1?" in asked.reply.content
     assert labels(asked.reply.message) == ["Yes, resign"]
@@ -91,19 +95,21 @@ async def test_resign_asks_privately_for_a_confirmation_first(bot, fake, service
 
 
 async def test_board_buttons_refuse_onlookers_and_earlier_games_privately(bot, fake, service):
-    board = await begin(fake)
+    thread, board = await begin(fake)
     for custom_id in ("kibitz:resign:1", "kibitz:draw:1"):
         refused = await fake.click(custom_id, user=fake.carol, message=board)
         assert refused.reply.ephemeral and "not playing" in refused.reply.content
-    await fake.slash("resign", user=fake.alice)
-    await begin(fake)
+    await fake.slash("resign", user=fake.alice, channel=thread)
+    await fake.slash("challenge", {"variant": "standard", "opponent": fake.alice, "colour": "white"},
+                     user=fake.bob, channel=thread)
+    await fake.click(f"kibitz:accept:2:{fake.alice['id']}", user=fake.alice)   # game 2, in the same thread
     stale = await fake.click("kibitz:resign:1", user=fake.alice, message=board)
     assert stale.reply.ephemeral and "earlier game" in stale.reply.content
     assert (await service.store.get(2)).status == "active"
 
 
 async def test_building_a_turn_keeps_the_draw_and_resign_buttons(bot, fake):
-    board = await begin(fake)
+    _, board = await begin(fake)
     select = next(c for row in board["components"] for c in row["components"] if c.get("type") == 3)
     picked = await fake.select(select["custom_id"], [select["options"][0]["value"]], user=fake.alice, message=board)
     assert labels(picked.reply.message)[-2:] == ["Draw", "Resign"]
@@ -125,19 +131,19 @@ def service(drawn) -> GameService:
 
 
 async def test_every_board_of_a_game_has_white_at_the_bottom(bot, fake, drawn):
-    await begin(fake)
+    thread, _ = await begin(fake)
     drawn.clear()
     for user, move in [(fake.alice, "e4"), (fake.bob, "e5"), (fake.alice, "Nf3")]:
-        await fake.slash("move", {"move": move}, user=user)
-    await fake.slash("board", user=fake.bob)
+        await fake.slash("move", {"move": move}, user=user, channel=thread)
+    await fake.slash("board", user=fake.bob, channel=thread)
     assert drawn == [rules.WHITE] * 4
 
 
 async def test_board_flip_shows_the_caller_alone_black_at_the_bottom(bot, fake, drawn):
-    await begin(fake)
-    await fake.slash("move", {"move": "e4"}, user=fake.alice)
+    thread, _ = await begin(fake)
+    await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
     drawn.clear()
-    flipped = await fake.slash("board", {"flip": True}, user=fake.bob)
+    flipped = await fake.slash("board", {"flip": True}, user=fake.bob, channel=thread)
     assert flipped.reply.ephemeral and "seen from Black's side" in flipped.reply.content
     assert flipped.reply.files and drawn == [rules.BLACK]
-    assert not [m for m in fake.messages_in(fake.channel_id) if "Black's side" in m.content and not m.ephemeral]
+    assert not [m for m in fake.messages_in(thread) if "Black's side" in m.content and not m.ephemeral]

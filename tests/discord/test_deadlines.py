@@ -1,7 +1,7 @@
 """Deadlines end to end through the Discord stand-in, with short real settings read as in
 production (KIBITZ_CHALLENGE_TTL=2, KIBITZ_MOVE_DEADLINE=2): a challenge expires and its
 message says so without buttons; the player to move is reminded with a ping, then loses on
-time, with the final board posted in the game's channel; a deadline outlives a restart."""
+time, with the final board posted in the game's thread; a deadline outlives a restart."""
 from __future__ import annotations
 
 import asyncio
@@ -35,35 +35,32 @@ def button(log, label: str) -> str:
 
 
 async def challenge(fake: FakeDiscord):
-    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
+                           user=fake.alice)
     return log, log.reply.message
 
 
-async def begin(fake: FakeDiscord) -> None:
-    log, _ = await challenge(fake)
-    accepted = await fake.click(button(log, "Accept"), user=fake.bob)
+async def begin(fake: FakeDiscord) -> str:
+    """alice (White) v bob, accepted: the game's thread."""
+    log, message = await challenge(fake)
+    accepted = await fake.click(button(log, "Accept"), user=fake.bob, message=message)
     assert "accepts" in accepted.reply.content
+    return list(fake.threads)[-1]
 
 
-async def note_message(service: GameService, message: dict) -> int:
-    """The challenge's record, with its message noted (as /challenge does once it has posted it)."""
-    [record] = await service.store.challenges(message["channel_id"])
-    if not record.message_id:
-        record.message_id = message["id"]
-        await service.store.save(record)
-    return record.id
+def posted(fake: FakeDiscord, where: str, text: str):
+    return [m for m in fake.messages_in(where) if text in m.content]
 
 
 async def test_a_challenge_expires_and_its_message_says_so_without_buttons(fake):
     service = service_with(KIBITZ_CHALLENGE_TTL="2")
     async with running_bot(fake, service):
         log, message = await challenge(fake)
-        game_id = await note_message(service, message)
         await fake.wait_until(lambda: any(e.message["id"] == message["id"] for e in fake.channel_edits), WAIT)
         [edit] = [e for e in fake.channel_edits if e.message["id"] == message["id"]]
-        assert "expired" in edit.message["content"] and "no answer within 2 seconds" in edit.message["content"]
-        assert not edit.message.get("components")
-        assert (await service.store.get(game_id)).status == "expired"
+        assert "expired without an answer" in edit.message["content"] and not edit.message.get("components")
+        game_id = int(button(log, "Accept").split(":")[2])
+        assert (await service.game_record(game_id)).status == "expired"
         late = await fake.click(button(log, "Accept"), user=fake.bob, message=message)
         assert late.reply.ephemeral and "no longer open" in late.reply.content
 
@@ -71,43 +68,44 @@ async def test_a_challenge_expires_and_its_message_says_so_without_buttons(fake)
 async def test_a_challenge_whose_message_is_unknown_expires_with_a_note_in_its_channel(fake):
     service = service_with(KIBITZ_CHALLENGE_TTL="2")
     async with running_bot(fake, service):
-        await service.challenge(fake.channel_id, service_player(fake.alice), service_player(fake.bob), "standard")
-        await fake.wait_until(lambda: any("expired" in m.content for m in fake.messages_in(fake.channel_id)), WAIT)
+        made = await service.challenge(fake.channel_id, service_player(fake.alice), service_player(fake.bob),
+                                       "standard")
+        await fake.wait_until(lambda: posted(fake, fake.channel_id, "expired"), WAIT)
+        [note] = posted(fake, fake.channel_id, "expired")
+        assert "no answer within 2 seconds" in note.content
+        assert (await service.game_record(made.game_id)).status == "expired"
 
 
-async def test_the_player_to_move_is_reminded_then_loses_on_time(fake):
+async def test_the_player_to_move_is_reminded_then_loses_on_time_in_the_games_thread(fake):
     service = service_with(KIBITZ_MOVE_DEADLINE="2")
     async with running_bot(fake, service):
-        await begin(fake)
+        thread = await begin(fake)
         alice = fake.alice["id"]
-
-        def posted(text):
-            return [m for m in fake.messages_in(fake.channel_id) if text in m.content]
-
-        await fake.wait_until(lambda: posted("ran out of time"), WAIT)
-        [reminder] = posted("your move in")
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), WAIT)
+        [reminder] = posted(fake, thread, "your move in")
         assert reminder.content.startswith(f"<@{alice}> alice, your move")
         assert [u["id"] for u in reminder.message["mentions"]] == [alice]
         assert [str(u) for u in reminder.allowed_mentions["users"]] == [alice]
         assert not reminder.message["mention_everyone"]
-        [final] = posted("ran out of time")
+        [final] = posted(fake, thread, "ran out of time")
         assert "**bob wins** (0-1): Time." in final.content
         assert final.files and final.files[0].data.startswith(b"\x89PNG")
         labels = [c.get("label") for row in final.message["components"] for c in row["components"]]
         assert labels == ["Rematch"]
-        record = await service.store.latest(fake.channel_id)
+        record = await service.store.latest(thread)
         assert (record.status, record.result, record.reason) == ("finished", "0-1", "time")
         assert await service.store.leaderboard(fake.guild_id, "standard")   # rated
+        over = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
+        assert over.reply.ephemeral
 
 
 async def test_a_member_with_pings_off_is_reminded_without_a_ping(fake):
     service = service_with(KIBITZ_MOVE_DEADLINE="2")
     await service.store.set_pings(fake.alice["id"], False, "now")
     async with running_bot(fake, service):
-        await begin(fake)
-        await fake.wait_until(lambda: any("your move in" in m.content for m in fake.messages_in(fake.channel_id)),
-                              WAIT)
-        [reminder] = [m for m in fake.messages_in(fake.channel_id) if "your move in" in m.content]
+        thread = await begin(fake)
+        await fake.wait_until(lambda: posted(fake, thread, "your move in"), WAIT)
+        [reminder] = posted(fake, thread, "your move in")
         assert reminder.content.startswith("alice, your move") and reminder.message["mentions"] == []
 
 
@@ -115,25 +113,23 @@ async def test_a_deadline_outlives_a_restart(fake):
     store = InMemoryStore()
     first = GameService(store, renderer=tiny_png, move_deadline=3)
     async with running_bot(fake, first):
-        await begin(fake)
+        thread = await begin(fake)
     [record] = await store.open_games()
     assert record.due_at is not None and record.result is None   # stored, not yet due
     second = GameService(store, renderer=tiny_png, move_deadline=3)
     async with running_bot(fake, second):
-        await fake.wait_until(lambda: any("ran out of time" in m.content for m in fake.messages_in(fake.channel_id)),
-                              WAIT)
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), WAIT)
     assert (await store.get(record.id)).reason == "time"
 
 
 async def test_a_move_in_time_keeps_the_game_going(fake):
     service = service_with(KIBITZ_MOVE_DEADLINE="4")
     async with running_bot(fake, service):
-        await begin(fake)
-        moved = await fake.slash("move", {"move": "e4"}, user=fake.alice)
+        thread = await begin(fake)
+        moved = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
         assert "alice plays" in moved.reply.content
-        await fake.wait_until(lambda: any("ran out of time" in m.content for m in fake.messages_in(fake.channel_id)),
-                              WAIT)
-        [final] = [m for m in fake.messages_in(fake.channel_id) if "ran out of time" in m.content]
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), WAIT)
+        [final] = posted(fake, thread, "ran out of time")
         assert "bob ran out of time" in final.content and "**alice wins** (1-0)" in final.content
 
 

@@ -17,9 +17,15 @@ from tests.discord.fake_discord import (
 
 pytestmark = pytest.mark.asyncio
 
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These tests play where the command runs; games in threads: tests/discord/test_threads.py."""
+    fake.deny_threads()
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 COMMANDS = {"variants", "rules", "puzzle", "challenge", "move", "board", "resign", "draw", "undo",
-            "leaderboard", "profile", "export", "replay", "takeback", "abort"}
+            "leaderboard", "profile", "export", "replay", "games", "help", "pings", "settings", "takeback", "abort"}
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)   # members, presences, message content
 
 
@@ -32,18 +38,18 @@ def assert_deferred_then_answered(log: InteractionLog) -> None:
 
 
 def assert_private_error(log: InteractionLog, text: str | None = None) -> str:
-    """An error the user alone sees, with no public message left behind."""
-    assert_deferred_then_answered(log)
+    """An error the user alone sees, with no public message, not even a "thinking" one, before it."""
+    assert log.messages, f"no answer: {log.sent!r}"
     assert all(s.ephemeral for s in log.messages), log.sent
-    if log.type == 2:   # the public "thinking" message was removed, not turned into the error
-        assert any(s.kind == "delete" for s in log.sent), log.sent
+    if log.type == 2:   # a slash command: the private sentence is the first answer, no public defer
+        assert not any(s.type == DEFERRED_CHANNEL_MESSAGE for s in log.callbacks), log.sent
     if text is not None:
         assert log.reply.content == text
     return log.reply.content
 
 
 async def start_game(fake: FakeDiscord) -> None:
-    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
     accepted = await fake.click(accept_id, user=fake.bob)
     assert "accepts" in accepted.reply.content
@@ -108,7 +114,7 @@ async def test_puzzle_replies_with_png_and_alt_text(bot, fake, service):
 # -- challenges -------------------------------------------------------------------------------------
 
 async def test_challenge_shows_buttons_that_only_the_opponent_may_press(bot, fake):
-    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     assert_deferred_then_answered(log)
     buttons = {c["label"]: c for c in log.components()}
     assert set(buttons) == {"Accept", "Decline"}
@@ -131,7 +137,7 @@ async def test_challenge_shows_buttons_that_only_the_opponent_may_press(bot, fak
 
 
 async def test_decline_closes_the_challenge(bot, fake):
-    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     decline_id = next(c["custom_id"] for c in log.components() if c["label"] == "Decline")
     declined = await fake.click(decline_id, user=fake.bob)
     assert "bob declines" in declined.reply.content
@@ -141,7 +147,7 @@ async def test_decline_closes_the_challenge(bot, fake):
 
 async def test_buttons_still_work_after_a_restart(fake, service):
     async with running_bot(fake, service):
-        log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+        log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
         accept_id = next(c["custom_id"] for c in log.components() if c["label"] == "Accept")
     async with running_bot(fake, service, sync=False):   # a new process: no views in memory
         accepted = await fake.click(accept_id, user=fake.bob, message=log.reply.message)
@@ -186,10 +192,10 @@ async def test_a_game_from_first_move_to_resignation(bot, fake):
     assert_deferred_then_answered(resigned)
     assert "bob resigns" in resigned.reply.content and "alice wins" in resigned.reply.content
     after = await fake.slash("move", {"move": "e7e5"}, user=fake.bob)
-    assert "No game" in assert_private_error(after)
+    assert "This game is over." in assert_private_error(after)
 
     for log in fake.interactions.values():
-        if log.type == 2:   # every slash command deferred before anything else
+        if log.type == 2 and not all(s.ephemeral for s in log.messages):   # every public answer deferred first
             assert_deferred_then_answered(log)
     assert fake.unhandled == []
 
@@ -254,7 +260,7 @@ async def test_production_path_sqlite_real_renderer_and_restart(fake, tmp_path, 
     try:
         task = await serving()
         try:
-            log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+            log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
             accept_id = next(c["custom_id"] for c in log.components() if c["label"] == "Accept")
         finally:
             await stop(task)

@@ -19,6 +19,12 @@ from tests.discord.test_discord_commands import (
 
 pytestmark = pytest.mark.asyncio
 
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These tests play where the command runs; games in threads: tests/discord/test_threads.py."""
+    fake.deny_threads()
+
 WENT_WRONG = "went wrong"
 
 
@@ -107,7 +113,7 @@ async def test_an_answer_discord_made_before_failing_with_500_is_not_doubled(bot
 
 async def test_a_rate_limited_followup_to_a_button_is_waited_out(bot, fake, service):
     """A button's answer is a real followup (POST): discord.py waits out Discord's 429 there too."""
-    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
     fake.rate_limit("followup", retry_after=0.2)
     accepted = await fake.click(accept_id, user=fake.bob)
@@ -231,7 +237,7 @@ async def test_a_rate_limited_channel_fallback_is_waited_out_and_posted_once(bot
 
 
 async def test_accepting_a_challenge_discord_will_not_answer_still_starts_the_game(bot, fake, service):
-    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
     fake.unknown_webhook("followup")
     fake.unknown_webhook("edit_original")

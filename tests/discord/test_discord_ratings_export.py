@@ -12,11 +12,17 @@ from tests.discord.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.asyncio
 
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These tests play where the command runs; games in threads: tests/discord/test_threads.py."""
+    fake.deny_threads()
+
 FOOLS_MATE = [("alice", "f2f3"), ("bob", "e7e5"), ("alice", "g2g4"), ("bob", "d8h4")]
 
 
 async def play_standard(fake: FakeDiscord, moves) -> None:
-    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
     await fake.click(accept_id, user=fake.bob)
     for who, move in moves:

@@ -13,6 +13,12 @@ from tests.discord.fake_discord import CHANNEL_MESSAGE, UPDATE_MESSAGE, FakeDisc
 
 pytestmark = pytest.mark.asyncio
 
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These tests play where the command runs; games in threads: tests/discord/test_threads.py."""
+    fake.deny_threads()
+
 SELECT = 3
 
 
@@ -28,7 +34,7 @@ def builder_of(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 async def start(fake: FakeDiscord, variant: str, moves: list[str] = ()) -> dict[str, Any]:
     """alice (White) v bob; `moves` typed with /move; returns the last board message."""
-    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": variant}, user=fake.alice)
+    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": variant, "colour": "white"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in log.components() if c["label"] == "Accept")
     board = (await fake.click(accept_id, user=fake.bob)).reply.message
     for index, move in enumerate(moves):

@@ -8,8 +8,14 @@ from tests.discord.fake_discord import FakeDiscord
 pytestmark = pytest.mark.asyncio
 
 
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    """These tests play where the command runs; games in threads: tests/discord/test_threads.py."""
+    fake.deny_threads()
+
+
 async def start_game(fake: FakeDiscord) -> None:
-    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
     accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
     await fake.click(accept_id, user=fake.bob)
 

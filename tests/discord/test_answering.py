@@ -1,0 +1,108 @@
+"""End to end: how commands answer. Mistakes are private with no public "thinking" before them;
+a public answer defers publicly, and a slow one still defers within Discord's 3 seconds; an
+overlong option is refused in one short sentence; commands are synced only when they changed."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from bot.service import GameService
+from bot.store import InMemoryStore
+from tests.discord.conftest import running_bot, tiny_png
+from tests.discord.fake_discord import CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, FakeDiscord
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    fake.deny_threads()
+
+
+async def start_game(fake: FakeDiscord) -> None:
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
+                           user=fake.alice)
+    accept = next(c["custom_id"] for c in log.components() if c["label"] == "Accept")
+    await fake.click(accept, user=fake.bob, message=log.reply.message)
+
+
+@pytest.mark.parametrize("user, move, sentence", [
+    ("carol", "e4", "You are not playing in this game."),
+    ("bob", "e5", "It is not your turn."),
+    ("alice", "e5", None),   # the rules' own reason
+])
+async def test_mistakes_are_one_private_sentence_with_no_thinking_first(bot, fake, user, move, sentence):
+    await start_game(fake)
+    log = await fake.slash("move", {"move": move}, user=getattr(fake, user))
+    assert [s.type for s in log.callbacks] == [CHANNEL_MESSAGE]
+    [answer] = log.messages
+    assert answer.ephemeral and (sentence is None or answer.content == sentence)
+
+
+async def test_a_public_answer_defers_publicly_then_replaces_the_loading_message(bot, fake):
+    await start_game(fake)
+    log = await fake.slash("move", {"move": "e4"}, user=fake.alice)
+    assert log.callbacks[0].type == DEFERRED_CHANNEL_MESSAGE and not log.callbacks[0].ephemeral
+    assert "alice plays **e4**" in log.reply.content and not log.reply.ephemeral
+
+
+async def test_a_6000_character_move_gets_one_short_private_sentence(bot, fake, service):
+    await start_game(fake)
+    log = await fake.slash("move", {"move": "e4" * 3000}, user=fake.alice)
+    [answer] = log.messages
+    assert answer.ephemeral and answer.content == "That is too long: an option takes at most 100 characters."
+    assert not any(s.type == DEFERRED_CHANNEL_MESSAGE for s in log.callbacks)
+    assert (await service.store.open_game(fake.channel_id)).moves == []
+
+
+async def test_every_string_option_declares_its_length_limit(bot, fake):
+    for command in fake.commands:
+        for option in command.get("options", []):
+            if option["type"] == 3 and not option.get("choices"):   # free text (choices are fixed words)
+                assert option.get("max_length") == 100, (command["name"], option["name"])
+
+
+async def test_a_slow_answer_defers_within_discords_three_seconds(fake):
+    def slow_png(view, orientation):
+        time.sleep(2.0)   # the renderer runs in a worker thread: the bot must not wait for it to defer
+        return tiny_png(view, orientation)
+
+    service = GameService(InMemoryStore(), renderer=slow_png)
+    async with running_bot(fake, service):
+        log = await fake.slash("puzzle", {"variant": "kingswap", "seed": 1}, user=fake.alice, timeout=10)
+    defer = log.callbacks[0]
+    assert defer.type == DEFERRED_CHANNEL_MESSAGE and not defer.ephemeral
+    assert "seed 1" in log.reply.content
+    # the order, not a duration: the defer reached Discord before the picture was drawn
+    assert defer.at < log.reply.at
+
+
+async def test_an_unchanged_restart_does_not_sync_again(fake):
+    service = GameService(InMemoryStore(), renderer=tiny_png)
+    async with running_bot(fake, service):
+        pass
+    assert fake.command_syncs == 1
+    async with running_bot(fake, service):
+        pass
+    assert fake.command_syncs == 1
+
+
+async def test_changed_commands_are_synced():
+    async with FakeDiscord(commands=[{"name": "move", "description": "An old description", "options": []}]) as fake:
+        fake.deny_threads()
+        async with running_bot(fake, GameService(InMemoryStore(), renderer=tiny_png)):
+            pass
+        assert fake.command_syncs == 1 and "settings" in {c["name"] for c in fake.commands}
+
+
+async def test_a_dev_guild_gets_the_commands_too_and_only_when_changed(fake, monkeypatch):
+    monkeypatch.setenv("KIBITZ_DEV_GUILD", fake.guild_id)
+    service = GameService(InMemoryStore(), renderer=tiny_png)
+    async with running_bot(fake, service):
+        pass
+    assert fake.guild_command_syncs[fake.guild_id] == 1
+    assert {c["name"] for c in fake.guild_commands[fake.guild_id]} == {c["name"] for c in fake.commands}
+    async with running_bot(fake, service):
+        pass
+    assert fake.guild_command_syncs[fake.guild_id] == 1 and fake.command_syncs == 1

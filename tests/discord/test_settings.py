@@ -1,0 +1,76 @@
+"""End to end: /settings, for members with Manage Server only, stored per server: variants on
+and off, threads, default days per move, and the channel where challenges are announced."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.asyncio
+
+
+def button(log, label: str) -> str:
+    return next(c["custom_id"] for c in log.components() if c["label"] == label)
+
+
+async def test_settings_are_refused_privately_to_members_without_manage_server(bot, fake, service):
+    for user in (fake.bob, fake.moderator):   # Manage Threads is not Manage Server
+        log = await fake.slash("settings", {"threads": False}, user=user)
+        assert log.reply.ephemeral and "Manage Server" in log.reply.content
+        assert not any(s.type == 5 for s in log.callbacks)   # no public "thinking" first
+    assert await service.store.settings(fake.guild_id) == {}
+
+
+async def test_settings_with_no_options_show_the_current_ones_privately(bot, fake):
+    log = await fake.slash("settings", user=fake.alice)
+    text = log.reply.content
+    assert log.reply.ephemeral
+    assert "Variants: all on." in text and "Threads: on" in text and "(the bot's default)" in text
+    assert "only the channel where they are made" in text
+
+
+async def test_a_disabled_variant_is_refused_by_challenge_and_puzzle(bot, fake, service):
+    log = await fake.slash("settings", {"disable": "clerical"}, user=fake.alice)
+    assert "Settings saved." in log.reply.content and "all on except Clerical Chess" in log.reply.content
+    await fake.slash("settings", {"disable": "kingswap"}, user=fake.alice)
+    refused = await fake.slash("challenge", {"variant": "clerical", "opponent": fake.bob}, user=fake.carol)
+    assert refused.reply.ephemeral and refused.reply.content == \
+        "Clerical Chess is turned off in this server; /settings shows what is on."
+    puzzle = await fake.slash("puzzle", {"variant": "kingswap"}, user=fake.carol)
+    assert puzzle.reply.ephemeral and "turned off in this server" in puzzle.reply.content
+    assert fake.threads == {} and await service.store.open_in_guild(fake.guild_id) == []
+    await fake.slash("settings", {"enable": "all"}, user=fake.alice)
+    allowed = await fake.slash("challenge", {"variant": "clerical", "opponent": fake.bob}, user=fake.carol)
+    assert not allowed.reply.ephemeral
+
+
+async def test_default_days_apply_to_new_challenges(bot, fake, service):
+    await fake.slash("settings", {"days": 7}, user=fake.alice)
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.carol)
+    record = await service.game_record(int(button(log, "Accept").split(":")[2]))
+    assert record.move_seconds == 7 * 86400
+    assert "Default time per move: 7 days." in (await fake.slash("settings", user=fake.alice)).reply.content
+
+
+async def test_challenges_are_also_announced_in_the_chosen_channel(bot, fake):
+    lobby = fake.add_channel("lobby")
+    await fake.wait_until(lambda: bot.get_channel(int(lobby)))
+    shown = await fake.slash("settings", {"announce": lobby}, user=fake.alice)
+    assert f"Challenges announced in: <#{lobby}>." in shown.reply.content
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.carol)
+    await fake.wait_until(lambda: fake.messages_in(lobby))
+    [announced] = fake.messages_in(lobby)
+    assert "carol challenges bob" in announced.content and log.reply.message["id"] in announced.content
+    assert announced.message["mentions"] == [] and not announced.message["components"]   # no second ping, no buttons
+    here = await fake.slash("challenge", {"variant": "standard", "opponent": fake.alice}, user=fake.bob,
+                            channel=lobby)
+    assert not here.reply.ephemeral and len(fake.messages_in(lobby)) == 2   # made there: not announced twice
+    await fake.slash("settings", {"stop_announcing": True}, user=fake.alice)
+    await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    assert len(fake.messages_in(lobby)) == 2
+
+
+async def test_settings_are_kept_per_server_in_the_store(bot, fake, service):
+    await fake.slash("settings", {"threads": False, "days": 2}, user=fake.alice)
+    assert await service.store.settings(fake.guild_id) == {"disabled": [], "threads": False, "days": 2,
+                                                           "announce": None}
+    bad = await fake.slash("settings", {"disable": "nonesuch"}, user=fake.alice)
+    assert bad.reply.ephemeral and "don't know a variant" in bad.reply.content
