@@ -19,8 +19,6 @@ import contextlib
 import logging
 from typing import TYPE_CHECKING
 
-import discord
-
 from bot.service import DueEvent
 from bot.views.deadlines import post_in, show_expired
 
@@ -85,13 +83,7 @@ class Scheduler:
         try:
             if event.kind == "expired":
                 await show_expired(self.bot, record, reply.text)
-            elif event.kind == "reminder":
-                text = f"<@{event.ping}> {reply.text}" if event.ping else reply.text
-                mentions = (discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                                    users=[discord.Object(int(event.ping))])
-                            if event.ping else discord.AllowedMentions.none())
-                await post_in(self.bot, record.channel_id, reply, text=text, allowed_mentions=mentions)
-            else:
+            else:   # a reminder (pinging reply.ping, and no one else), or the final board
                 await post_in(self.bot, record.channel_id, reply)
         except Exception:
             log.exception("could not show the %s of game %s", event.kind, record.id)

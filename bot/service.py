@@ -90,14 +90,13 @@ class DueSignal:
 class DueEvent:
     """Something a deadline brought about, for the front end to deliver.
 
-    kind "expired": a challenge expired (edit its message to `reply.text`, no buttons);
-    "reminder": the player to move has a quarter of their time left (post `reply.text` in the
-    game's channel, pinging `ping` when set); "timeout": they ran out of time and lost (post the
-    final board `reply` in the game's channel)."""
+    kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
+    "reminder": the player to move has a quarter of their time left (post `reply` in the game's
+    channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
+    and lost (post the final board `reply` in the game's channel)."""
     kind: str
     record: GameRecord
     reply: Reply
-    ping: str | None = None
 
 
 def _now() -> str:
@@ -968,10 +967,9 @@ class GameService:
                 record.reminded, record.due_at = True, deadline
                 await self._save(live, before)
                 ping = mover_id if await self.store.pings(mover_id) else None
-                info = game.info
                 return DueEvent("reminder", record.copy(), Reply(
-                    f"{mover}, your move in **{info.name}** (game #{record.id}) is due within {duration(left)}; "
-                    f"after that it is lost on time.", game_id=record.id), ping)
+                    f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
+                    f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
             game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
             await self._commit(live, before, undo=lambda: game.finish(None))
             reply = await self._board_reply(record, game, f"{mover} ran out of time.")
@@ -1043,8 +1041,9 @@ class GameService:
 
             await self._commit(live, before, undo=redo)
             shown = ", ".join(f"`{move}`" for move in reversed(taken))
-            return await self._board_reply(record, game, f"{user.name} accepts the takeback: {shown} taken back. "
-                                                         f"{asker} is to move.")
+            reply = await self._board_reply(record, game, f"{user.name} accepts the takeback: {shown} taken back. "
+                                                          f"{asker} is to move.")
+            return await self._ping_next(reply, record, game)
 
     async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
                     guild: str | None = None) -> Reply:

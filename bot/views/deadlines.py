@@ -11,7 +11,7 @@ from bot.service import Reply
 from bot.store import GameRecord
 from bot.tree import split_content
 from bot.views.challenge import show_settled
-from bot.views.replies import _extras
+from bot.views.replies import _extras, reply_text
 
 if TYPE_CHECKING:
     from discord.ext import commands
@@ -28,11 +28,11 @@ async def show_expired(bot: commands.Bot, record: GameRecord, text: str) -> None
     await channel.send(text)
 
 
-async def post_in(bot: commands.Bot, channel_id: str, reply: Reply, *, text: str | None = None,
-                  **kwargs: Any) -> None:
-    """Post a Reply (its board and buttons with the last piece) in a channel or thread."""
+async def post_in(bot: commands.Bot, channel_id: str, reply: Reply) -> None:
+    """Post a Reply in a channel or thread: its text (opening with the mention of `reply.ping`,
+    the one member it may ping), its board and buttons with the last piece."""
     channel = bot.get_partial_messageable(int(channel_id))
-    pieces = split_content(reply.text if text is None else text) or [""]
+    pieces = split_content(reply_text(reply)) or [""]
     for index, piece in enumerate(pieces):
-        extra = {**_extras(reply), **kwargs} if index == len(pieces) - 1 else kwargs
+        extra: dict[str, Any] = _extras(reply) if index == len(pieces) - 1 else {}
         await channel.send(piece or None, **extra)

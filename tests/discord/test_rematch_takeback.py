@@ -86,6 +86,7 @@ async def test_an_accepted_takeback_undoes_the_move_and_closes_the_request(bot, 
     assert onlooker.reply.ephemeral and "not playing" in onlooker.reply.content
     accepted = await fake.click(button(asked, "Accept"), user=fake.bob, message=asked.reply.message)
     assert "bob accepts the takeback" in accepted.reply.content and "alice to move" in accepted.reply.content
+    assert [u["id"] for u in accepted.reply.message["mentions"]] == [fake.alice["id"]]   # her move again
     assert any(s.kind == "edit" and s.body.get("components") == [] for s in accepted.sent)   # buttons gone
     record = await service.store.latest(thread)
     assert record.moves == ["e2e4", "e7e5"]
