@@ -24,6 +24,8 @@ HELP = """Commands (as in Discord):
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
   /board, /resign, /draw, /undo
+  /takeback [yes | no]           ask to take back your last move; the opponent answers yes or no
+  /abort                         end this channel's game with no result (the console is its moderator)
   /leaderboard <variant> [daily], /profile [name]   ratings, a puzzle's best scores or today's board
   /export, /replay               the game as a PGN file, as an animated GIF
   /as <name>                     act as another player
@@ -43,7 +45,7 @@ def text_board(view: rules.BoardView) -> str:
 
 # The service writes of players in the third person ("bob plays e4."); the console user is "you".
 _THIRD_PERSON = {"starts": "start", "challenges": "challenge", "accepts": "accept", "plays": "play",
-                 "resigns": "resign", "claims": "claim", "offers": "offer", "takes": "take",
+                 "resigns": "resign", "claims": "claim", "offers": "offer", "takes": "take", "asks": "ask",
                  "withdraws": "withdraw", "declines": "decline", "wins": "win", "has": "have", "is": "are"}
 _YOU_VERB = re.compile(r"(?<![\w@])you (" + "|".join(_THIRD_PERSON) + r")\b")
 
@@ -108,6 +110,8 @@ class Console:
             return await self.build(args)
         if command == "puzzle" and "daily" in (a.lower() for a in args[1:]):
             return await self.daily(self._arg(args, "a variant"), [a for a in args[1:] if a.lower() != "daily"])
+        if command == "takeback" and args:
+            return self.show(await self.answer_takeback(args[0]))
         if command == "moves":
             return self.say(" ".join(await s.move_suggestions(ch, me, "", limit=None)) or "No legal moves.")
         actions = {
@@ -123,6 +127,8 @@ class Console:
             "draw": lambda: s.draw(ch, me),
             "undo": lambda: s.undo(ch, me),
             "hint": lambda: s.hint(ch, me),
+            "takeback": lambda: s.takeback(ch, me),
+            "abort": lambda: s.abort(ch, me, moderator=True),
             "leaderboard": lambda: (s.daily_board if "daily" in (a.lower() for a in args[1:]) else s.leaderboard)(
                 None, me, self._arg(args, "a variant")),
             "profile": lambda: s.profile(None, self._opponent(args) if args else me),
@@ -186,6 +192,14 @@ class Console:
             menu = await s.build_menu(ch, me, game_id, ply, parts, origin, page)
         self.building = (game_id, ply, menu)
         self.say(self.menu_text(menu))
+
+    async def answer_takeback(self, word: str) -> Reply:
+        if word.lower() not in ("yes", "no"):
+            raise UserError("Answer a takeback with /takeback yes or /takeback no.")
+        board = await self.service.board(self.channel)
+        if board.game_id is None:
+            raise UserError("No game in this channel.")
+        return await self.service.answer_takeback(self.channel, self.user, board.game_id, word.lower() == "yes")
 
     @staticmethod
     def menu_text(menu: Menu) -> str:

@@ -72,6 +72,33 @@ class Reply:
     ply: int | None = None                         # turns played in the game shown
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
     ping: str | None = None                        # id of the one member this answer should notify
+    controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
+
+
+class DueSignal:
+    """Wakes the deadline scheduler (bot/scheduler.py) early: it sleeps until `until`, and a save
+    that sets an earlier due_at sets `event`."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.until: float | None = None   # when the scheduler means to wake; None: no deadline known
+
+    def note(self, due_at: float | None) -> None:
+        if due_at is not None and (self.until is None or due_at < self.until):
+            self.event.set()
+
+
+@dataclass
+class DueEvent:
+    """Something a deadline brought about, for the front end to deliver.
+
+    kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
+    "reminder": the player to move has a quarter of their time left (post `reply` in the game's
+    channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
+    and lost (post the final board `reply` in the game's channel)."""
+    kind: str
+    record: GameRecord
+    reply: Reply
 
 
 def _now() -> str:
@@ -135,6 +162,7 @@ class GameService:
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
         self._deals: dict[tuple[str, str], rules.DailyDeal] = {}   # (slug, day) -> the day's deal, worked out once
+        self.deadlines = DueSignal()          # wakes the scheduler when a save brings a deadline nearer
 
     # -- catalogue ---------------------------------------------------------------------------
     def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
@@ -289,7 +317,7 @@ class GameService:
                 raise UserError(str(exc)) from None
             record.moves.append(played)
             record.plies_played += 1
-            record.draw_offer = None
+            self._cancel_offers(record, user)
             await self._commit(live, before, undo=game.undo)
             reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
             return await self._ping_next(reply, record, game)
@@ -306,10 +334,12 @@ class GameService:
             return await self._board_reply(live.record, live.playing, "")
 
     @_tells_notices
-    async def resign(self, channel: str, user: Player) -> Reply:
+    async def resign(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        """Resign (give up a puzzle). `game_id`, from a button, must be the game in play here."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
+            self._require_game(record, game_id)
             colour = self._seat(record, user)
             if record.solo:
                 outcome = Outcome("failed", "gave up", game.score)
@@ -322,10 +352,12 @@ class GameService:
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
     @_tells_notices
-    async def draw(self, channel: str, user: Player) -> Reply:
+    async def draw(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
+            self._require_game(record, game_id)
             if record.solo:
                 raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
             colour = self._seat(record, user)
@@ -345,8 +377,8 @@ class GameService:
             record.draw_offer = user.id
             await self._save(live, before)
             other = next(name for pid, name in record.players if pid != user.id)
-            return Reply(f"{user.name} offers a draw. {other}, use /draw to accept; any move declines.",
-                         game_id=record.id)
+            return Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
+                         f"your next move declines.", game_id=record.id, controls=("draw",))
 
     @_tells_notices
     async def undo(self, channel: str, user: Player) -> Reply:
@@ -612,6 +644,7 @@ class GameService:
             await self.store.create(record)
         except ChannelBusy:
             raise UserError("This channel already has a game.") from None
+        self.deadlines.note(record.due_at)
 
     async def _load(self, channel: str) -> _Live | None:
         live = self._live.get(channel)
@@ -734,7 +767,7 @@ class GameService:
             record.status = "active" if record.status == "finished" else record.status
             record.result = record.reason = record.score = None
             # the clock of the player to move starts now (two-player games with a deadline)
-            record.due_at = self.timer() + record.move_seconds if record.move_seconds and not record.solo else None
+            record.due_at = self._first_due(record)
             record.reminded = False
 
     async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
@@ -767,6 +800,7 @@ class GameService:
             if before.playing:
                 self._live[before.channel_id] = live
             raise
+        self.deadlines.note(record.due_at)
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
         record = await self.store.latest(channel, ("finished",))
@@ -801,7 +835,7 @@ class GameService:
     def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
         view = game.view()
         outcome = game.outcome
-        orientation = view.turn if not record.solo else rules.WHITE
+        orientation = rules.WHITE   # one side for the whole game: White at the bottom (/board flip turns your own)
         try:
             image = self.renderer(view, orientation)
         except Exception:   # the change is already committed: answer without a picture, never "failed"
@@ -830,7 +864,7 @@ class GameService:
         else:
             lines.append(self._result_line(record, outcome, game.info))
         reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
-                      game_id=record.id, finished=outcome is not None, view=view)
+                      game_id=record.id, finished=outcome is not None, view=view, controls=self._controls(record, game))
         return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
 
     @staticmethod
@@ -844,6 +878,235 @@ class GameService:
             return f"**Draw** ({outcome.result}): {reason}."
         name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
         return f"**{name} wins** ({outcome.result}): {reason}."
+
+    # -- deadlines, takeback, abort, rematch, buttons on the board (issue 11) -----------------------
+    REMIND_SHARE = 0.25   # the player to move is reminded when this share of their time is left
+
+    def _first_due(self, record: GameRecord) -> float | None:
+        """The first due_at of a move's clock: the reminder's time (see `deadline_of`)."""
+        if not record.move_seconds or record.solo:
+            return None
+        return self.timer() + record.move_seconds * (1 - self.REMIND_SHARE)
+
+    @classmethod
+    def deadline_of(cls, record: GameRecord) -> float | None:
+        """When the player to move runs out of time. While a game goes on, due_at is the next
+        thing due: the reminder's time until the reminder is sent, then the deadline itself."""
+        if record.status != "active" or record.due_at is None or record.reminded or not record.move_seconds:
+            return record.due_at
+        return record.due_at + record.move_seconds * cls.REMIND_SHARE
+
+    @staticmethod
+    def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
+        """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
+        if record.solo:
+            return ()
+        if game.outcome is None:
+            return ("draw", "resign")
+        return ("rematch",) if record.status == "finished" else ()
+
+    @staticmethod
+    def _cancel_offers(record: GameRecord, mover: Player) -> None:
+        """A move cancels any takeback request, and the draw offer of the mover's opponent (an
+        offer stands until the opponent moves; the offering player's own move keeps it)."""
+        record.takeback_offer = None
+        if record.draw_offer and record.draw_offer != mover.id:
+            record.draw_offer = None
+
+    @staticmethod
+    def _require_game(record: GameRecord, game_id: int | None) -> None:
+        if game_id is not None and record.id != game_id:
+            raise UserError("That board is from an earlier game: nothing was done. Use the newest board (or /board).")
+
+    async def due_events(self, now: float | None = None,
+                         owns: Callable[[str | None], bool] | None = None) -> list[DueEvent]:
+        """Carry out what is due by `now` (default: the timer) in the guilds `owns` accepts:
+        expire challenges, remind players, end games on time. Each is a compare-and-set on the
+        record, so a move made meanwhile, or another process, wins and nothing fires twice."""
+        now = self.timer() if now is None else now
+        events: list[DueEvent] = []
+        for record in await self.store.due(now):
+            if owns is not None and not owns(record.guild_id):
+                continue
+            try:
+                event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
+            except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
+                continue
+            except Exception:
+                log.exception("could not carry out the deadline of game %s", record.id)
+                continue
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def next_due(self) -> float | None:
+        return await self.store.next_due()
+
+    async def _expire(self, record: GameRecord) -> DueEvent:
+        before = record.copy()
+        record.status, record.due_at = "expired", None
+        await self._save(_Live(record, None), before)
+        info = rules.VARIANTS.get(record.variant)
+        name = info.name if info else record.variant
+        challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")
+        other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+        text = (f"{challenger}'s challenge to {other} (**{name}**, game #{record.id}) expired: "
+                f"no answer within {duration(self.challenge_ttl)}.")
+        return DueEvent("expired", record, Reply(text, game_id=record.id, finished=True))
+
+    async def _clock_due(self, record: GameRecord, now: float) -> DueEvent | None:
+        channel = record.channel_id
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None or live.game is None or live.record.id != record.id:
+                self._live.pop(channel, None)   # memory and store disagree: read it again next time
+                return None
+            record, game = live.record, live.playing
+            if record.due_at is None or record.due_at > now or game.outcome is not None:
+                return None   # a move came first
+            seat = 0 if game.turn == rules.WHITE else 1
+            mover_id, mover = record.players[seat]
+            before = record.copy()
+            deadline = self.deadline_of(record) or now
+            if not record.reminded and deadline > now:
+                left = deadline - now
+                record.reminded, record.due_at = True, deadline
+                await self._save(live, before)
+                ping = mover_id if await self.store.pings(mover_id) else None
+                return DueEvent("reminder", record.copy(), Reply(
+                    f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
+                    f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
+            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
+            await self._commit(live, before, undo=lambda: game.finish(None))
+            reply = await self._board_reply(record, game, f"{mover} ran out of time.")
+            return DueEvent("timeout", record.copy(), reply)
+
+    async def check_player(self, channel: str, user: Player, game_id: int | None = None) -> None:
+        """Raise UserError unless `user` plays the game in play here (game `game_id`, if given)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            self._require_game(live.record, game_id)
+            self._seat(live.record, user)
+
+    @_tells_notices
+    async def takeback(self, channel: str, user: Player) -> Reply:
+        """Ask the opponent to take back your last move (the last two when you are to move)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            if record.solo:
+                raise UserError("In a puzzle, use /undo to take a move back.")
+            colour = self._seat(record, user)
+            if record.takeback_offer == user.id:
+                raise UserError("Your takeback request already stands.")
+            if record.takeback_offer:
+                raise UserError("Your opponent has asked for a takeback: answer it with its buttons first.")
+            plies = self._takeback_plies(game, colour)
+            if plies > len(record.moves):
+                raise UserError("You have no move to take back yet.")
+            before = record.copy()
+            record.takeback_offer = user.id
+            await self._save(live, before)
+            other = next(name for pid, name in record.players if pid != user.id)
+            what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
+            return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
+                         f"any move declines.", game_id=record.id, controls=("takeback",))
+
+    @staticmethod
+    def _takeback_plies(game: Game, colour: str) -> int:
+        return 2 if game.turn == colour else 1
+
+    @_tells_notices
+    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool) -> Reply:
+        """The opponent accepts or declines a takeback request (the asker may withdraw it)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            self._require_game(record, game_id)
+            self._seat(record, user)
+            asker_id = record.takeback_offer
+            if not asker_id:
+                raise UserError("No takeback request stands in this game.")
+            if accept and user.id == asker_id:
+                raise UserError("Your opponent answers your takeback request.")
+            asker = next(name for pid, name in record.players if pid == asker_id)
+            before = record.copy()
+            record.takeback_offer = None
+            if not accept:
+                await self._save(live, before)
+                verb = "withdraws the takeback request" if user.id == asker_id else "declines the takeback"
+                return Reply(f"{user.name} {verb}.", game_id=record.id)
+            asker_colour = rules.WHITE if record.players[0][0] == asker_id else rules.BLACK
+            taken = [game.undo() for _ in range(self._takeback_plies(game, asker_colour))]
+            del record.moves[-len(taken):]
+            record.draw_offer = None
+
+            def redo() -> None:
+                for move in reversed(taken):
+                    game.play(move)
+
+            await self._commit(live, before, undo=redo)
+            shown = ", ".join(f"`{move}`" for move in reversed(taken))
+            reply = await self._board_reply(record, game, f"{user.name} accepts the takeback: {shown} taken back. "
+                                                          f"{asker} is to move.")
+            return await self._ping_next(reply, record, game)
+
+    async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
+                    guild: str | None = None) -> Reply:
+        """A moderator (Manage Threads) ends the game in play here, or game `game_id` of the same
+        server, with no result and no rating."""
+        if not moderator:
+            raise UserError("Only members who may manage threads can abort a game.")
+        if game_id is not None:
+            stored = await self.store.get(game_id)
+            if stored is None or stored.guild_id != guild or stored.status != "active":
+                raise UserError(f"No game #{game_id} is in play in this server.")
+            channel = stored.channel_id
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record = live.record
+            self._require_game(record, game_id)
+            before = record.copy()
+            record.status = "aborted"
+            record.due_at, record.draw_offer, record.takeback_offer = None, None, None
+            await self._save(live, before)
+            self._live.pop(channel, None)
+            info = rules.VARIANTS.get(record.variant)
+            name = info.name if info else record.variant
+            return Reply(f"{user.name} aborted game #{record.id} ({name}): no result, no rating.",
+                         game_id=record.id, finished=True)
+
+    async def rematch(self, channel: str, user: Player, game_id: int) -> Reply:
+        """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`."""
+        record = await self.store.get(game_id)
+        if record is None or record.solo or record.status != "finished":
+            raise UserError("A rematch is offered once a two-player game is over.")
+        colour = self._seat(record, user)
+        other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
+        for waiting in await self.store.challenges(channel):
+            if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
+                if waiting.challenger_id == user.id:
+                    raise UserError("Your rematch challenge is already waiting.")
+                raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
+        seconds = record.move_seconds
+        days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
+        return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
+                                    guild=record.guild_id, colour=rules.BLACK if colour == rules.WHITE else rules.WHITE,
+                                    days=days)
+
+    async def flipped_board(self, channel: str) -> Reply:
+        """The game shown here turned round (Black at the bottom), for one player's eyes only."""
+        record = await self._shown_game(channel)
+        try:
+            game = await asyncio.to_thread(lambda: self._revive(record).playing)
+            view = game.view()
+            image = await asyncio.to_thread(self.renderer, view, rules.BLACK)
+        except Exception:
+            log.exception("could not show game %s turned round", record.id)
+            raise UserError("That game cannot be shown after an update to Kibitz.") from None
+        return Reply(f"**{game.info.name}** · game #{record.id}, seen from Black's side (only you see this).",
+                     image, describe_view(view, game.info.name), f"kibitz-{record.id}-flipped.png",
+                     ephemeral=True, game_id=record.id, view=view)
 
     # -- the turn builder (bot/builder.py) ----------------------------------------------------------
     BUILD_STALE = "This board is from an earlier position: nothing was played. Use the newest board (or /board)."
@@ -890,7 +1153,7 @@ class GameService:
             played = await asyncio.to_thread(game.play, text)
             record.moves.append(played)
             record.plies_played += 1
-            record.draw_offer = None
+            self._cancel_offers(record, user)
             await self._commit(live, before, undo=game.undo)
             reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
             return await self._ping_next(reply, record, game)
@@ -1233,6 +1496,20 @@ def is_rated(record: GameRecord) -> bool:
 def rating_text(row) -> str:
     """1712, or 1712? while the rating is still provisional (deviation above 110, as lichess)."""
     return f"{round(row.rating)}{'?' if row.rd > 110 else ''}"
+
+
+def duration(seconds: float) -> str:
+    """A time span for people, in its two largest units: "2 days 6 hours", "45 minutes", "2 seconds"."""
+    left = max(0, round(seconds))
+    units = [(86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")]
+    parts: list[str] = []
+    for size, word in units:
+        if left >= size or (not parts and size == 1):
+            count, left = divmod(left, size)
+            parts.append(plural(count, word))
+        elif parts:
+            break
+    return " ".join(parts[:2])
 
 
 def plural(count: int, word: str) -> str:

@@ -28,7 +28,7 @@ from bot.service import GameService, Reply, UserError
 from bot.tree import MAX_OPTION, answer
 from bot.views.challenge import add_players, drop_thread, may_open_thread, open_thread, post_reply, thread_name
 from bot.views.kingswap_grid import post_grid
-from bot.views.replies import channel_key, guild_key, player
+from bot.views.replies import channel_key, guild_key, player, send_reply
 
 log = logging.getLogger(__name__)
 
@@ -131,7 +131,12 @@ class Games(commands.Cog):
                      changes=True)
 
     @app_commands.command(name="board", description="Show this channel's game (or how it ended).")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(flip="Show it to you alone, turned round: Black at the bottom")
+    async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
+        if flip:   # always private: "thinking" privately at once, as the picture takes a moment
+            await interaction.response.defer(thinking=True, ephemeral=True)
+            await send_reply(interaction, await self.service.flipped_board(channel_key(interaction)))
+            return
         await answer(interaction, self.service.board(channel_key(interaction)))
 
     @app_commands.command(name="resign", description="Resign this channel's game (or give up the puzzle).")
