@@ -16,13 +16,17 @@ HELP = """Commands (as in Discord):
   /variants                      list the games
   /rules <variant>               show a variant's rules
   /puzzle <variant> [seed] [level:N]  start a solo puzzle
+  /puzzle <variant> daily        today's deal, the same for everyone (in a channel of its own)
+  /hint                          one good next move in a solo puzzle, and why (counted)
   /challenge @<name> <variant>   challenge someone (you play White)
   /accept, /decline              answer a challenge
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
   /board, /resign, /draw, /undo
-  /leaderboard <variant>, /profile [name]   ratings
+  /takeback [yes | no]           ask to take back your last move; the opponent answers yes or no
+  /abort                         end this channel's game with no result (the console is its moderator)
+  /leaderboard <variant> [daily], /profile [name]   ratings, a puzzle's best scores or today's board
   /export, /replay               the game as a PGN file, as an animated GIF
   /as <name>                     act as another player
   /channel <name>                switch channel
@@ -41,7 +45,7 @@ def text_board(view: rules.BoardView) -> str:
 
 # The service writes of players in the third person ("bob plays e4."); the console user is "you".
 _THIRD_PERSON = {"starts": "start", "challenges": "challenge", "accepts": "accept", "plays": "play",
-                 "resigns": "resign", "claims": "claim", "offers": "offer", "takes": "take",
+                 "resigns": "resign", "claims": "claim", "offers": "offer", "takes": "take", "asks": "ask",
                  "withdraws": "withdraw", "declines": "decline", "wins": "win", "has": "have", "is": "are"}
 _YOU_VERB = re.compile(r"(?<![\w@])you (" + "|".join(_THIRD_PERSON) + r")\b")
 
@@ -104,6 +108,10 @@ class Console:
             return self.say(f"Now in #{self.channel}.")
         if command == "build":
             return await self.build(args)
+        if command == "puzzle" and "daily" in (a.lower() for a in args[1:]):
+            return await self.daily(self._arg(args, "a variant"), [a for a in args[1:] if a.lower() != "daily"])
+        if command == "takeback" and args:
+            return self.show(await self.answer_takeback(args[0]))
         if command == "moves":
             return self.say(" ".join(await s.move_suggestions(ch, me, "", limit=None)) or "No legal moves.")
         actions = {
@@ -118,7 +126,11 @@ class Console:
             "resign": lambda: s.resign(ch, me),
             "draw": lambda: s.draw(ch, me),
             "undo": lambda: s.undo(ch, me),
-            "leaderboard": lambda: s.leaderboard(None, me, self._arg(args, "a variant")),
+            "hint": lambda: s.hint(ch, me),
+            "takeback": lambda: s.takeback(ch, me),
+            "abort": lambda: s.abort(ch, me, moderator=True),
+            "leaderboard": lambda: (s.daily_board if "daily" in (a.lower() for a in args[1:]) else s.leaderboard)(
+                None, me, self._arg(args, "a variant")),
             "profile": lambda: s.profile(None, self._opponent(args) if args else me),
             "export": lambda: s.export(ch),
             "replay": lambda: s.replay(ch),
@@ -126,6 +138,28 @@ class Console:
         if command not in actions:
             raise UserError(f"Unknown command /{command}. Type /help.")
         self.show(await actions[command]())
+
+    async def daily(self, slug: str, rest: list[str]) -> None:
+        """Today's deal. The console has no private threads: each player's copy plays in a channel
+        of its own, `#daily-<variant>-<day>-<name>`, and the console moves there (a daily never
+        takes the current channel's game). Asking again the same day goes back to the copy."""
+        if rest:
+            raise UserError("Today's deal is the same for everyone: leave out the seed and level.")
+        s, me = self.service, self.user
+        deal = await s.daily_deal(slug)
+        copy = await s.daily_copy(me, deal.slug)
+        if copy is not None:
+            self.channel, self.building = copy.channel_id, None
+            if copy.status != "active":
+                return self.say(f"You already played today's deal (game #{copy.id}, {copy.status}): back in "
+                                f"#{self.channel}, where /undo lets you practise it.")
+            self.say(f"You already have today's deal (game #{copy.id}): back in #{self.channel}.")
+            return self.show(await s.board(self.channel))
+        channel = f"daily-{deal.slug}-{deal.day.isoformat()}-{me.name}"
+        reply = await s.start_daily(channel, me, deal.slug, home=self.channel)
+        self.channel, self.building = channel, None
+        self.say(f"Today's deal plays in #{channel}, a channel of its own; you are there now (/channel to leave).")
+        self.show(reply)
 
     async def build(self, args: list[str]) -> None:
         """The turn builder as numbered menus: `/build` shows the first, `/build 3` picks option 3,
@@ -158,6 +192,14 @@ class Console:
             menu = await s.build_menu(ch, me, game_id, ply, parts, origin, page)
         self.building = (game_id, ply, menu)
         self.say(self.menu_text(menu))
+
+    async def answer_takeback(self, word: str) -> Reply:
+        if word.lower() not in ("yes", "no"):
+            raise UserError("Answer a takeback with /takeback yes or /takeback no.")
+        board = await self.service.board(self.channel)
+        if board.game_id is None:
+            raise UserError("No game in this channel.")
+        return await self.service.answer_takeback(self.channel, self.user, board.game_id, word.lower() == "yes")
 
     @staticmethod
     def menu_text(menu: Menu) -> str:

@@ -29,10 +29,15 @@ from discord.ext import commands
 
 from bot.cogs.games import Games
 from bot.cogs.lobby import Lobby
+from bot.cogs.play import Play
+from bot.cogs.puzzles import Puzzles
 from bot.config import load as load_config, shard_of
 from bot.service import GameService
+from bot.scheduler import Scheduler
 from bot.tree import KibitzTree
+from bot.views.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.views.challenge import DYNAMIC_ITEMS
+from bot.views.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
 from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
 
 if TYPE_CHECKING:
@@ -73,12 +78,15 @@ class KibitzBot(commands.Bot):
         self.sync_commands = sync
         self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
+        self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
 
     async def setup_hook(self) -> None:
-        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS):
+        for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *BOARD_ITEMS, *GRID_ITEMS):
             self.add_dynamic_items(item)
         await self.add_cog(Games(self.kibitz_service))
         await self.add_cog(Lobby(self.kibitz_service))
+        await self.add_cog(Play(self.kibitz_service))
+        await self.add_cog(Puzzles(self.kibitz_service))
         restored = await self.kibitz_service.restore()
         log.info("restored %d open game(s)", restored)
         await self.kibitz_service.warm_up()
@@ -88,6 +96,11 @@ class KibitzBot(commands.Bot):
                 guild = discord.Object(self.dev_guild)
                 self.tree.copy_global_to(guild=guild)
                 await self.sync_if_changed(guild)
+        self.scheduler.start()
+
+    async def close(self) -> None:
+        await self.scheduler.stop()
+        await super().close()
 
     async def sync_if_changed(self, guild: discord.abc.Snowflake | None = None) -> bool:
         """PUT the commands (globally, or to `guild`) only if Discord's differ from ours. True if synced."""

@@ -19,11 +19,12 @@ from typing import Awaitable, Callable, NoReturn, TypeVar
 import rules
 from rules import Game, IllegalMove, Outcome, describe_view
 
+from . import daily
 from .builder import Menu, menu as builder_menu
 from .names import plain
 from .paths import data_dir
 from .settings import MAX_DAYS, MIN_DAYS, ServerSettings
-from .store import OPEN_SEAT, ChannelBusy, GameRecord, GameStore, StaleRecord
+from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, StaleRecord
 from .suggest import suggest
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,7 @@ STALE = "This game was just changed elsewhere; I have reloaded it. Please try ag
 CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
 MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
 COLOURS = ("white", "black", "random")
+EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
 
 
 def _package_version() -> str:
@@ -70,6 +72,33 @@ class Reply:
     ply: int | None = None                         # turns played in the game shown
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
     ping: str | None = None                        # id of the one member this answer should notify
+    controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
+
+
+class DueSignal:
+    """Wakes the deadline scheduler (bot/scheduler.py) early: it sleeps until `until`, and a save
+    that sets an earlier due_at sets `event`."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.until: float | None = None   # when the scheduler means to wake; None: no deadline known
+
+    def note(self, due_at: float | None) -> None:
+        if due_at is not None and (self.until is None or due_at < self.until):
+            self.event.set()
+
+
+@dataclass
+class DueEvent:
+    """Something a deadline brought about, for the front end to deliver.
+
+    kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
+    "reminder": the player to move has a quarter of their time left (post `reply` in the game's
+    channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
+    and lost (post the final board `reply` in the game's channel)."""
+    kind: str
+    record: GameRecord
+    reply: Reply
 
 
 def _now() -> str:
@@ -132,6 +161,8 @@ class GameService:
         self._live: dict[str, _Live] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
+        self._deals: dict[tuple[str, str], rules.DailyDeal] = {}   # (slug, day) -> the day's deal, worked out once
+        self.deadlines = DueSignal()          # wakes the scheduler when a save brings a deadline nearer
 
     # -- catalogue ---------------------------------------------------------------------------
     def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
@@ -286,7 +317,7 @@ class GameService:
                 raise UserError(str(exc)) from None
             record.moves.append(played)
             record.plies_played += 1
-            record.draw_offer = None
+            self._cancel_offers(record, user)
             await self._commit(live, before, undo=game.undo)
             reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
             return await self._ping_next(reply, record, game)
@@ -303,10 +334,12 @@ class GameService:
             return await self._board_reply(live.record, live.playing, "")
 
     @_tells_notices
-    async def resign(self, channel: str, user: Player) -> Reply:
+    async def resign(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        """Resign (give up a puzzle). `game_id`, from a button, must be the game in play here."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
+            self._require_game(record, game_id)
             colour = self._seat(record, user)
             if record.solo:
                 outcome = Outcome("failed", "gave up", game.score)
@@ -319,10 +352,12 @@ class GameService:
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
     @_tells_notices
-    async def draw(self, channel: str, user: Player) -> Reply:
+    async def draw(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
+            self._require_game(record, game_id)
             if record.solo:
                 raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
             colour = self._seat(record, user)
@@ -342,8 +377,8 @@ class GameService:
             record.draw_offer = user.id
             await self._save(live, before)
             other = next(name for pid, name in record.players if pid != user.id)
-            return Reply(f"{user.name} offers a draw. {other}, use /draw to accept; any move declines.",
-                         game_id=record.id)
+            return Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
+                         f"your next move declines.", game_id=record.id, controls=("draw",))
 
     @_tells_notices
     async def undo(self, channel: str, user: Player) -> Reply:
@@ -609,6 +644,7 @@ class GameService:
             await self.store.create(record)
         except ChannelBusy:
             raise UserError("This channel already has a game.") from None
+        self.deadlines.note(record.due_at)
 
     async def _load(self, channel: str) -> _Live | None:
         live = self._live.get(channel)
@@ -731,7 +767,7 @@ class GameService:
             record.status = "active" if record.status == "finished" else record.status
             record.result = record.reason = record.score = None
             # the clock of the player to move starts now (two-player games with a deadline)
-            record.due_at = self.timer() + record.move_seconds if record.move_seconds and not record.solo else None
+            record.due_at = self._first_due(record)
             record.reminded = False
 
     async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
@@ -741,6 +777,8 @@ class GameService:
         if not live.record.is_open:
             self._live.pop(live.record.channel_id, None)
             await self._rate(live.record)
+        if live.record.daily:
+            await self._daily_after_commit(live.record)
 
     async def _save(self, live: _Live, before: GameRecord, undo: Callable[[], object] | None = None) -> None:
         """Compare-and-set the record. On any failure memory goes back to what the store holds:
@@ -762,6 +800,7 @@ class GameService:
             if before.playing:
                 self._live[before.channel_id] = live
             raise
+        self.deadlines.note(record.due_at)
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
         record = await self.store.latest(channel, ("finished",))
@@ -796,7 +835,7 @@ class GameService:
     def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
         view = game.view()
         outcome = game.outcome
-        orientation = view.turn if not record.solo else rules.WHITE
+        orientation = rules.WHITE   # one side for the whole game: White at the bottom (/board flip turns your own)
         try:
             image = self.renderer(view, orientation)
         except Exception:   # the change is already committed: answer without a picture, never "failed"
@@ -810,7 +849,7 @@ class GameService:
         lines = [headline] if headline else []
         lines.append(f"**{game.info.name}** · game #{record.id}")
         if record.solo:
-            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}")
+            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}{daily.record_note(record)}")
         else:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
@@ -825,7 +864,7 @@ class GameService:
         else:
             lines.append(self._result_line(record, outcome, game.info))
         reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
-                      game_id=record.id, finished=outcome is not None, view=view)
+                      game_id=record.id, finished=outcome is not None, view=view, controls=self._controls(record, game))
         return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
 
     @staticmethod
@@ -833,11 +872,241 @@ class GameService:
         reason = outcome.reason[:1].upper() + outcome.reason[1:]   # shown capitalised; the reason itself stays as ruled
         if record.solo:
             score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
+            score += f" Hints: {record.hints}." if record.hints else ""
             return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {reason}.{score}"
         if outcome.winner is None:
             return f"**Draw** ({outcome.result}): {reason}."
         name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
         return f"**{name} wins** ({outcome.result}): {reason}."
+
+    # -- deadlines, takeback, abort, rematch, buttons on the board (issue 11) -----------------------
+    REMIND_SHARE = 0.25   # the player to move is reminded when this share of their time is left
+
+    def _first_due(self, record: GameRecord) -> float | None:
+        """The first due_at of a move's clock: the reminder's time (see `deadline_of`)."""
+        if not record.move_seconds or record.solo:
+            return None
+        return self.timer() + record.move_seconds * (1 - self.REMIND_SHARE)
+
+    @classmethod
+    def deadline_of(cls, record: GameRecord) -> float | None:
+        """When the player to move runs out of time. While a game goes on, due_at is the next
+        thing due: the reminder's time until the reminder is sent, then the deadline itself."""
+        if record.status != "active" or record.due_at is None or record.reminded or not record.move_seconds:
+            return record.due_at
+        return record.due_at + record.move_seconds * cls.REMIND_SHARE
+
+    @staticmethod
+    def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
+        """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
+        if record.solo:
+            return ()
+        if game.outcome is None:
+            return ("draw", "resign")
+        return ("rematch",) if record.status == "finished" else ()
+
+    @staticmethod
+    def _cancel_offers(record: GameRecord, mover: Player) -> None:
+        """A move cancels any takeback request, and the draw offer of the mover's opponent (an
+        offer stands until the opponent moves; the offering player's own move keeps it)."""
+        record.takeback_offer = None
+        if record.draw_offer and record.draw_offer != mover.id:
+            record.draw_offer = None
+
+    @staticmethod
+    def _require_game(record: GameRecord, game_id: int | None) -> None:
+        if game_id is not None and record.id != game_id:
+            raise UserError("That board is from an earlier game: nothing was done. Use the newest board (or /board).")
+
+    async def due_events(self, now: float | None = None,
+                         owns: Callable[[str | None], bool] | None = None) -> list[DueEvent]:
+        """Carry out what is due by `now` (default: the timer) in the guilds `owns` accepts:
+        expire challenges, remind players, end games on time. Each is a compare-and-set on the
+        record, so a move made meanwhile, or another process, wins and nothing fires twice."""
+        now = self.timer() if now is None else now
+        events: list[DueEvent] = []
+        for record in await self.store.due(now):
+            if owns is not None and not owns(record.guild_id):
+                continue
+            try:
+                event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
+            except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
+                continue
+            except Exception:
+                log.exception("could not carry out the deadline of game %s", record.id)
+                continue
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def next_due(self) -> float | None:
+        return await self.store.next_due()
+
+    async def _expire(self, record: GameRecord) -> DueEvent:
+        before = record.copy()
+        record.status, record.due_at = "expired", None
+        await self._save(_Live(record, None), before)
+        info = rules.VARIANTS.get(record.variant)
+        name = info.name if info else record.variant
+        challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")
+        other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+        text = (f"{challenger}'s challenge to {other} (**{name}**, game #{record.id}) expired: "
+                f"no answer within {duration(self.challenge_ttl)}.")
+        return DueEvent("expired", record, Reply(text, game_id=record.id, finished=True))
+
+    async def _clock_due(self, record: GameRecord, now: float) -> DueEvent | None:
+        channel = record.channel_id
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None or live.game is None or live.record.id != record.id:
+                self._live.pop(channel, None)   # memory and store disagree: read it again next time
+                return None
+            record, game = live.record, live.playing
+            if record.due_at is None or record.due_at > now or game.outcome is not None:
+                return None   # a move came first
+            seat = 0 if game.turn == rules.WHITE else 1
+            mover_id, mover = record.players[seat]
+            before = record.copy()
+            deadline = self.deadline_of(record) or now
+            if not record.reminded and deadline > now:
+                left = deadline - now
+                record.reminded, record.due_at = True, deadline
+                await self._save(live, before)
+                ping = mover_id if await self.store.pings(mover_id) else None
+                return DueEvent("reminder", record.copy(), Reply(
+                    f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
+                    f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
+            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
+            await self._commit(live, before, undo=lambda: game.finish(None))
+            reply = await self._board_reply(record, game, f"{mover} ran out of time.")
+            return DueEvent("timeout", record.copy(), reply)
+
+    async def check_player(self, channel: str, user: Player, game_id: int | None = None) -> None:
+        """Raise UserError unless `user` plays the game in play here (game `game_id`, if given)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            self._require_game(live.record, game_id)
+            self._seat(live.record, user)
+
+    @_tells_notices
+    async def takeback(self, channel: str, user: Player) -> Reply:
+        """Ask the opponent to take back your last move (the last two when you are to move)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            if record.solo:
+                raise UserError("In a puzzle, use /undo to take a move back.")
+            colour = self._seat(record, user)
+            if record.takeback_offer == user.id:
+                raise UserError("Your takeback request already stands.")
+            if record.takeback_offer:
+                raise UserError("Your opponent has asked for a takeback: answer it with its buttons first.")
+            plies = self._takeback_plies(game, colour)
+            if plies > len(record.moves):
+                raise UserError("You have no move to take back yet.")
+            before = record.copy()
+            record.takeback_offer = user.id
+            await self._save(live, before)
+            other = next(name for pid, name in record.players if pid != user.id)
+            what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
+            return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
+                         f"any move declines.", game_id=record.id, controls=("takeback",))
+
+    @staticmethod
+    def _takeback_plies(game: Game, colour: str) -> int:
+        return 2 if game.turn == colour else 1
+
+    @_tells_notices
+    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool) -> Reply:
+        """The opponent accepts or declines a takeback request (the asker may withdraw it)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            self._require_game(record, game_id)
+            self._seat(record, user)
+            asker_id = record.takeback_offer
+            if not asker_id:
+                raise UserError("No takeback request stands in this game.")
+            if accept and user.id == asker_id:
+                raise UserError("Your opponent answers your takeback request.")
+            asker = next(name for pid, name in record.players if pid == asker_id)
+            before = record.copy()
+            record.takeback_offer = None
+            if not accept:
+                await self._save(live, before)
+                verb = "withdraws the takeback request" if user.id == asker_id else "declines the takeback"
+                return Reply(f"{user.name} {verb}.", game_id=record.id)
+            asker_colour = rules.WHITE if record.players[0][0] == asker_id else rules.BLACK
+            taken = [game.undo() for _ in range(self._takeback_plies(game, asker_colour))]
+            del record.moves[-len(taken):]
+            record.draw_offer = None
+
+            def redo() -> None:
+                for move in reversed(taken):
+                    game.play(move)
+
+            await self._commit(live, before, undo=redo)
+            shown = ", ".join(f"`{move}`" for move in reversed(taken))
+            reply = await self._board_reply(record, game, f"{user.name} accepts the takeback: {shown} taken back. "
+                                                          f"{asker} is to move.")
+            return await self._ping_next(reply, record, game)
+
+    async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
+                    guild: str | None = None) -> Reply:
+        """A moderator (Manage Threads) ends the game in play here, or game `game_id` of the same
+        server, with no result and no rating."""
+        if not moderator:
+            raise UserError("Only members who may manage threads can abort a game.")
+        if game_id is not None:
+            stored = await self.store.get(game_id)
+            if stored is None or stored.guild_id != guild or stored.status != "active":
+                raise UserError(f"No game #{game_id} is in play in this server.")
+            channel = stored.channel_id
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record = live.record
+            self._require_game(record, game_id)
+            before = record.copy()
+            record.status = "aborted"
+            record.due_at, record.draw_offer, record.takeback_offer = None, None, None
+            await self._save(live, before)
+            self._live.pop(channel, None)
+            info = rules.VARIANTS.get(record.variant)
+            name = info.name if info else record.variant
+            return Reply(f"{user.name} aborted game #{record.id} ({name}): no result, no rating.",
+                         game_id=record.id, finished=True)
+
+    async def rematch(self, channel: str, user: Player, game_id: int) -> Reply:
+        """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`."""
+        record = await self.store.get(game_id)
+        if record is None or record.solo or record.status != "finished":
+            raise UserError("A rematch is offered once a two-player game is over.")
+        colour = self._seat(record, user)
+        other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
+        for waiting in await self.store.challenges(channel):
+            if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
+                if waiting.challenger_id == user.id:
+                    raise UserError("Your rematch challenge is already waiting.")
+                raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
+        seconds = record.move_seconds
+        days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
+        return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
+                                    guild=record.guild_id, colour=rules.BLACK if colour == rules.WHITE else rules.WHITE,
+                                    days=days)
+
+    async def flipped_board(self, channel: str) -> Reply:
+        """The game shown here turned round (Black at the bottom), for one player's eyes only."""
+        record = await self._shown_game(channel)
+        try:
+            game = await asyncio.to_thread(lambda: self._revive(record).playing)
+            view = game.view()
+            image = await asyncio.to_thread(self.renderer, view, rules.BLACK)
+        except Exception:
+            log.exception("could not show game %s turned round", record.id)
+            raise UserError("That game cannot be shown after an update to Kibitz.") from None
+        return Reply(f"**{game.info.name}** · game #{record.id}, seen from Black's side (only you see this).",
+                     image, describe_view(view, game.info.name), f"kibitz-{record.id}-flipped.png",
+                     ephemeral=True, game_id=record.id, view=view)
 
     # -- the turn builder (bot/builder.py) ----------------------------------------------------------
     BUILD_STALE = "This board is from an earlier position: nothing was played. Use the newest board (or /board)."
@@ -884,7 +1153,7 @@ class GameService:
             played = await asyncio.to_thread(game.play, text)
             record.moves.append(played)
             record.plies_played += 1
-            record.draw_offer = None
+            self._cancel_offers(record, user)
             await self._commit(live, before, undo=game.undo)
             reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
             return await self._ping_next(reply, record, game)
@@ -923,13 +1192,18 @@ class GameService:
         return Reply("\n".join(lines))
 
     async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
+        """A puzzle's all-time board here: each player's best finished (solved) score."""
         higher = info.score_better == "higher"
-        best = await self.store.best_scores(guild, info.slug, higher, 10)
-        lines = [f"**{info.name}** is a solo puzzle: its own score board is still to come. "
-                 f"Best solved {info.score_name} here so far ({info.score_better} is better):"]
-        lines += [f"{n}. **{rec.players[0][1]}** {rec.score} (game #{rec.id})" for n, rec in enumerate(best, start=1)]
+        best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
+        lines = [f"**{info.name}**: best solved score per player here ({info.score_better} {info.score_name} "
+                 f"is better)"]
+        for n, rec in enumerate(best, start=1):
+            hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
+            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{hints} (game #{rec.id})")
         if not best:
             lines.append(f"No solved {info.name} puzzles here yet.")
+        if info.slug in rules.DAILY_SLUGS:
+            lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
         return Reply("\n".join(lines))
 
     async def profile(self, guild: str | None, member: Player) -> Reply:
@@ -994,9 +1268,188 @@ class GameService:
             log.exception("could not draw the rules diagram of %s", info.slug)
         reply.alt = f"{info.name}: the starting position"
         reply.filename = f"rules-{info.slug}.png"
-        reply.embed = {"title": title, "description": "\n".join(lines).strip()[:4000]}
+        # An embed's description holds 4,096 characters: a longer card goes on in a second embed
+        # (both fit the 6,000 characters Discord allows a message's embeds), cut between paragraphs.
+        body = "\n".join(lines).strip()
+        cut = body.rfind("\n\n", 0, EMBED_TEXT) if len(body) > EMBED_TEXT else len(body)
+        cut = cut if cut > 0 else EMBED_TEXT
+        reply.embed = {"title": title, "description": body[:cut].rstrip()}
+        if body[cut:].strip():
+            reply.embed["more"] = body[cut:].strip()[:EMBED_TEXT]
         reply.view = view
         return reply
+
+    # -- daily deals, hints, the KingSwap! grid (issue 15) ------------------------------------------
+    def today(self) -> str:
+        """The UTC day (YYYY-MM-DD) by the service's timer: the day whose deal is dealt."""
+        return daily.utc_day(self.timer()).isoformat()
+
+    async def daily_deal(self, slug: str) -> rules.DailyDeal:
+        """Today's deal of a puzzle. KingSwap!'s takes the solver up to a few seconds: it runs in
+        a worker thread, once per puzzle and day."""
+        info = self._variant(slug)
+        if info.slug not in rules.DAILY_SLUGS:
+            names = ", ".join(rules.VARIANTS[s].name for s in rules.DAILY_SLUGS)
+            raise UserError(f"{info.name} has no daily deal: {names} have one.")
+        day = self.today()
+        key = (info.slug, day)
+        async with self._lock(f"daily-deal:{info.slug}"):
+            deal = self._deals.get(key)
+            if deal is None:
+                try:
+                    deal = await asyncio.to_thread(rules.daily_deal, info.slug, datetime.fromisoformat(day).date())
+                except RuntimeError:
+                    log.exception("no daily deal of %s for %s", info.slug, day)
+                    raise UserError(f"I could not find a {info.name} deal for today. Please try again tomorrow.") from None
+                self._deals = {k: v for k, v in self._deals.items() if k[1] == day}   # keep today's only
+                self._deals[key] = deal
+        return deal
+
+    async def daily_copy(self, user: Player, slug: str) -> GameRecord | None:
+        """The member's copy of today's deal, if they have one."""
+        info = self._variant(slug)
+        copies = await self.store.daily_games(self.today(), info.slug, user.id)
+        return copies[0] if copies else None
+
+    @_tells_notices
+    async def start_daily(self, channel: str, user: Player, slug: str, guild: str | None = None,
+                          home: str | None = None) -> Reply:
+        """Deal today's puzzle to `user`, played in `channel` (their private thread or DM). One copy
+        a day: asking again is refused (front ends link the copy found by `daily_copy`)."""
+        await self.check_start(guild, slug, players=1)
+        deal = await self.daily_deal(slug)
+        info = rules.VARIANTS[deal.slug]
+        # one copy a day, even when asked for twice at once
+        async with self._lock(f"daily:{user.id}:{info.slug}"), self._lock(channel):
+            if await self.daily_copy(user, info.slug) is not None:
+                raise UserError(f"You already have today's {info.name} deal: one copy a day.")
+            await self._refuse_if_busy(channel)
+            game = rules.new_game(info.slug, seed=deal.seed, fen=deal.fen)
+            now = self.clock()
+            # A daily seed is 64 bits, more than an SQL integer holds: the record keeps the start
+            # position (enough to replay) and the day (which names the deal), not the seed.
+            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
+                                seed=None, start_fen=deal.fen, created_at=now, updated_at=now,
+                                rules_version=RULES_VERSION, home_channel_id=home or channel,
+                                daily=deal.day.isoformat(), par=deal.par)
+            self._settle(record, game)
+            await self._create(record)
+            self._live[channel] = _Live(record, game)
+            target = f", target level {deal.level}" if deal.level else ""
+            par = f", par {deal.par}" if deal.par is not None else ""
+            return await self._board_reply(
+                record, game, f"{user.name} starts today's **{info.name}** daily deal ({deal.day.isoformat()}"
+                              f"{target}{par}). Only your first finish counts for the daily board.")
+
+    async def has_game(self, channel: str) -> bool:
+        """Whether a game is in play in `channel` (a daily needs a free thread or DM)."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            return live is not None and live.game is not None
+
+    async def daily_board(self, guild: str | None, user: Player, slug: str) -> Reply:
+        """The server's results for today's deal, best first."""
+        deal_info = self._variant(slug)
+        if deal_info.slug not in rules.DAILY_SLUGS:
+            raise UserError(f"{deal_info.name} has no daily deal, so no daily board.")
+        deal = await self.daily_deal(deal_info.slug)   # worked out once a day (for its par)
+        day = deal.day.isoformat()
+        rows = await self.store.daily_results(guild or "", deal_info.slug, day)
+        return Reply("\n".join(daily.board_lines(deal_info, day, rows, deal.par)))
+
+    async def _daily_after_commit(self, record: GameRecord) -> None:
+        """A daily copy just changed: keep its first finish as the day's result (once), and tell
+        the player whether this finish counted or the copy is practice now. The game is already
+        saved: a failure here is logged, never turned into the player's error."""
+        try:
+            if record.is_open:
+                if record.plies_played > len(record.moves):   # only a copy taken back can have finished
+                    kept = await self.store.daily_results(record.guild_id or "", record.variant, record.daily or "")
+                    if any(row.game_id == record.id for row in kept):
+                        self._notices[record.channel_id] = daily.PRACTICE
+                return
+            counted = await self.store.add_daily_result(DailyResult(
+                record.daily or "", record.variant, record.players[0][0], record.guild_id or "", record.players[0][1],
+                self._id(record), record.result == "solved", record.score, record.hints, record.plies_played,
+                self.clock()))
+            self._notices[record.channel_id] = (daily.COUNTED.format(slug=record.variant) if counted
+                                                else daily.PRACTICE)
+        except Exception:
+            log.exception("could not keep the daily result of game %s", record.id)
+
+    @_tells_notices
+    async def hint(self, channel: str, user: Player, seconds: float = 2.0) -> Reply:
+        """One good next move and why, searched in a worker thread (at most about `seconds`);
+        each hint shown is counted in the record."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            if not record.solo:
+                raise UserError("Hints are for solo puzzles.")
+            self._seat(record, user)
+            if not game.info.hints:
+                raise UserError(f"{game.info.name} has no hints.")
+            found = await asyncio.to_thread(game.hint, seconds)
+            if found is None:
+                return Reply(f"No hint: the search found no good move within {seconds:g} seconds. Nothing was counted.",
+                             game_id=record.id)
+            before = record.copy()
+            record.hints += 1
+            await self._save(live, before)
+            label = game.label(found.move)
+            shown = f"**{label}** (`{found.move}`)" if label != found.move else f"`{found.move}`"
+            return Reply(f"Hint for {user.name}: {shown}. {found.reason}\n"
+                         f"{plural(record.hints, 'hint')} taken in this puzzle (shown beside the final score).",
+                         game_id=record.id)
+
+    async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
+        """The KingSwap! game a grid click is for, checked: same game, same ply, its player."""
+        live = await self._load(channel)
+        if (live is None or live.game is None or live.record.id != game_id or len(live.record.moves) != ply
+                or live.game.outcome is not None):
+            raise UserError(daily.GRID_STALE)
+        self._seat(live.record, user)
+        return live
+
+    async def grid(self, channel: str, user: Player, game_id: int, ply: int, origin: str = "") -> daily.GridState:
+        """The grid after a first click on `origin` (or with nothing picked), if the game is still at `ply`."""
+        async with self._lock(channel):
+            live = await self._grid_game(channel, user, game_id, ply)
+            try:
+                return daily.grid_state(live.record, live.playing, origin)
+            except IllegalMove as exc:
+                raise UserError(str(exc)) from None
+
+    async def current_grid(self, channel: str) -> daily.GridState | None:
+        """The grid of the KingSwap! game in play in `channel`, or None."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None or live.game is None or live.record.variant != "kingswap":
+                return None
+            return daily.grid_state(live.record, live.game)
+
+    async def grid_of(self, game_id: int) -> tuple[str, daily.GridState] | None:
+        """(channel, grid) of game `game_id` if it is a KingSwap! game in play, else None."""
+        record = await self.store.get(game_id)
+        if record is None or record.variant != "kingswap" or not record.playing:
+            return None
+        state = await self.current_grid(record.channel_id)
+        return (record.channel_id, state) if state is not None and state.game_id == game_id else None
+
+    @_tells_notices
+    async def play_grid(self, channel: str, user: Player, game_id: int, ply: int, move: str) -> Reply:
+        """Play a move clicked on the grid, only if the game is still at `ply`."""
+        async with self._lock(channel):
+            live = await self._grid_game(channel, user, game_id, ply)
+            record, game = live.record, live.playing
+            if move not in game.legal_moves():
+                raise UserError(f"{move[:2]} to {move[2:]} is not a legal move here.")
+            before = record.copy()
+            played = game.play(move)
+            record.moves.append(played)
+            record.plies_played += 1
+            await self._commit(live, before, undo=game.undo)
+            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
 
 
 def _parse_time(stamp: str) -> datetime | None:
@@ -1043,6 +1496,20 @@ def is_rated(record: GameRecord) -> bool:
 def rating_text(row) -> str:
     """1712, or 1712? while the rating is still provisional (deviation above 110, as lichess)."""
     return f"{round(row.rating)}{'?' if row.rd > 110 else ''}"
+
+
+def duration(seconds: float) -> str:
+    """A time span for people, in its two largest units: "2 days 6 hours", "45 minutes", "2 seconds"."""
+    left = max(0, round(seconds))
+    units = [(86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")]
+    parts: list[str] = []
+    for size, word in units:
+        if left >= size or (not parts and size == 1):
+            count, left = divmod(left, size)
+            parts.append(plural(count, word))
+        elif parts:
+            break
+    return " ".join(parts[:2])
 
 
 def plural(count: int, word: str) -> str:

@@ -46,6 +46,14 @@ MAX_PNG_BYTES, PNG_LEVEL_TIGHT = 20 * 1024, 6
 BAND_CACHE = 4096
 GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
 GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
+GIF_SMALLER_SQUARES = (42, 36, 32)   # squares a replay over its byte budget may be drawn on instead
+GIF_FIRST_FRAME_BYTES = 16 * 1024        # a replay's budget: its first, whole frame ...
+GIF_BYTES_PER_TURN = 84 * 1024 // 40     # ... and each turn's changes: a 40-ply replay within 100 KB
+
+
+def gif_budget(frames: int) -> int:
+    """The bytes a replay of `frames` positions should fit in (a 40-ply one: 100 KB)."""
+    return GIF_FIRST_FRAME_BYTES + GIF_BYTES_PER_TURN * max(0, frames - 1)
 
 
 class Renderer:
@@ -209,8 +217,25 @@ class Renderer:
         if frame_ms <= 0:
             raise ValueError("frame_ms must be positive")
         side = _orientation(orientation, views[0].turn)
-        if square is None:
-            square = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
+        if square is not None:
+            return self._gif(views, side, frame_ms, square)
+        # Games whose turns change many squares (swaps, two men a turn) come out bigger: such a
+        # replay is drawn again on smaller squares until it fits its budget (or the smallest is reached).
+        # A replay's bytes shrink a little faster than its squares' width (measured), so the square
+        # predicted from the first drawing usually fits at the second.
+        largest = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
+        budget = gif_budget(len(views))
+        data = self._gif(views, side, frame_ms, largest)
+        first = len(data)
+        for size in (s for s in GIF_SMALLER_SQUARES if s < largest):
+            if len(data) <= budget:
+                break
+            if first * size / largest > budget and size != GIF_SMALLER_SQUARES[-1]:
+                continue   # predicted over budget: skip to a smaller square
+            data = self._gif(views, side, frame_ms, size)
+        return data
+
+    def _gif(self, views: list[BoardView], side: str, frame_ms: int, square: int) -> bytes:
         frames = [self.board_image(v, orientation=side, square=square) for v in views]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()

@@ -23,10 +23,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.cogs.puzzles import daily_puzzle
 from bot.service import GameService, Reply, UserError
 from bot.tree import MAX_OPTION, answer
 from bot.views.challenge import add_players, drop_thread, may_open_thread, open_thread, post_reply, thread_name
-from bot.views.replies import channel_key, guild_key, player
+from bot.views.kingswap_grid import post_grid
+from bot.views.replies import channel_key, guild_key, player, send_reply
 
 log = logging.getLogger(__name__)
 
@@ -71,11 +73,15 @@ class Games(commands.Cog):
     # -- starting ---------------------------------------------------------------------------
     @app_commands.command(name="puzzle", description="Start a solo puzzle (in a thread of its own where possible).")
     @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)",
-                           level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)")
+                           level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)",
+                           daily="Today's deal, the same for everyone, in a private thread or DM of your own")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def puzzle(self, interaction: discord.Interaction, variant: Text,
                      seed: app_commands.Range[int, 0, MAX_SEED] | None = None,
-                     level: app_commands.Range[int, 1, 9] | None = None) -> None:
+                     level: app_commands.Range[int, 1, 9] | None = None, daily: bool = False) -> None:
+        if daily:
+            return await daily_puzzle(interaction, self.service, variant, seed, level)
+
         async def work() -> Reply:
             guild, home, user = guild_key(interaction), channel_key(interaction), player(interaction.user)
             info = await self.service.check_start(guild, variant, players=1)   # before any thread is made
@@ -94,7 +100,8 @@ class Games(commands.Cog):
             await add_players(thread, [user.id])
             return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
 
-        await answer(interaction, work(), changes=True)
+        reply = await answer(interaction, work(), changes=True)
+        await post_grid(interaction.client, self.service, reply.game_id)
 
     @app_commands.command(name="challenge", description="Challenge a member, or anyone, to a two-player variant.")
     @app_commands.describe(variant="The variant",
@@ -124,7 +131,12 @@ class Games(commands.Cog):
                      changes=True)
 
     @app_commands.command(name="board", description="Show this channel's game (or how it ended).")
-    async def board(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(flip="Show it to you alone, turned round: Black at the bottom")
+    async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
+        if flip:   # always private: "thinking" privately at once, as the picture takes a moment
+            await interaction.response.defer(thinking=True, ephemeral=True)
+            await send_reply(interaction, await self.service.flipped_board(channel_key(interaction)))
+            return
         await answer(interaction, self.service.board(channel_key(interaction)))
 
     @app_commands.command(name="resign", description="Resign this channel's game (or give up the puzzle).")
@@ -144,10 +156,12 @@ class Games(commands.Cog):
 
     # -- ratings, export, replay ------------------------------------------------------------
     @app_commands.command(name="leaderboard", description="The top rated players of a variant in this server.")
-    @app_commands.describe(variant="The variant (a puzzle shows its best scores)")
+    @app_commands.describe(variant="The variant (a puzzle shows its best scores)",
+                           daily="A puzzle's results for today's deal in this server")
     @app_commands.autocomplete(variant=variant_autocomplete)
-    async def leaderboard(self, interaction: discord.Interaction, variant: Text) -> None:
-        await answer(interaction, self.service.leaderboard(guild_key(interaction), player(interaction.user), variant))
+    async def leaderboard(self, interaction: discord.Interaction, variant: Text, daily: bool = False) -> None:
+        board = self.service.daily_board if daily else self.service.leaderboard
+        await answer(interaction, board(guild_key(interaction), player(interaction.user), variant))
 
     @app_commands.command(name="profile", description="A member's ratings and results per variant in this server.")
     @app_commands.describe(member="Whose profile (you if left out)")

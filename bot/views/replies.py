@@ -138,8 +138,14 @@ def _extras(reply: Reply) -> dict[str, Any]:
         builder = builder_view(reply.game_id, reply.ply, reply.builder)
         if builder.children:
             extra["view"] = builder
+    from bot.views.board_buttons import with_controls   # Draw, Resign, Rematch, takeback answers
+
+    if reply.challenge is None and (view := with_controls(extra.get("view"), reply)) is not None:
+        extra["view"] = view
     if reply.embed is not None:
         extra["embed"] = reply_embed(reply)
+        if reply.embed.get("more"):   # a card longer than one embed goes on in a second
+            extra["embeds"] = [extra.pop("embed"), discord.Embed(description=reply.embed["more"][:4096])]
     if reply.ping is not None:   # that member alone; the bot's default stays AllowedMentions.none()
         extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(reply.ping))])
     return extra

@@ -30,6 +30,7 @@ import discord
 from bot.builder import Menu
 from bot.service import UserError
 from bot.tree import report_error
+from bot.views.board_buttons import keep_controls
 from bot.views.replies import channel_key, deliver_reply, describe, player
 
 if TYPE_CHECKING:
@@ -129,7 +130,8 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb
         except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
             await _refuse(interaction, error)
             return
-        await interaction.response.edit_message(view=builder_view(self.game_id, self.ply, menu))
+        await interaction.response.edit_message(view=keep_controls(builder_view(self.game_id, self.ply, menu),
+                                                                   interaction.message))
 
 
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbok:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
@@ -179,7 +181,8 @@ class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:t
         except Exception as error:  # noqa: BLE001
             await _refuse(interaction, error)
             return
-        await interaction.response.edit_message(view=builder_view(self.game_id, self.ply, menu))
+        await interaction.response.edit_message(view=keep_controls(builder_view(self.game_id, self.ply, menu),
+                                                                   interaction.message))
 
 
 DYNAMIC_ITEMS = (PartSelect, ConfirmButton, ClearButton)

@@ -257,7 +257,8 @@ class KingSwapGame(Game):
         last = (self._history[-1][:2], self._history[-1][2:]) if self._history else ()
         pos = self.position
         goal = TARGET if pos.leg == 1 else HOME
-        caption = f"Casualties {pos.casualties}. King heading for {goal}."
+        heading = f"king heading for {TARGET}" if pos.leg == 1 else f"king heading back to {HOME}"
+        caption = f"casualties {pos.casualties} · {heading}"
         return BoardView(5, 5, pos.board, WHITE, last, (), (goal,), caption)
 
 

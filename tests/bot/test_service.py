@@ -216,13 +216,13 @@ async def test_a_failed_write_leaves_the_game_as_it_was():
     assert (await store.get(game_id)).moves == ["d2d4"]
 
 
-async def test_board_reply_is_oriented_for_the_side_to_move(service):
+async def test_board_reply_keeps_white_at_the_bottom_with_black_to_move(service):
     await started(service)
     await service.move(CHANNEL, ALICE, "e4")
     fake_png.calls.clear()
     reply = await service.board(CHANNEL)
     view, orientation = fake_png.calls[-1]
-    assert orientation == "black" and view.last_move == ("e2", "e4")
+    assert orientation == "white" and view.last_move == ("e2", "e4")
     assert "black" in reply.alt.lower() and "e2-e4" in reply.alt
 
 

@@ -76,13 +76,13 @@ async def test_leaderboard_shows_top_ten_and_the_callers_place(service, store):
         await service.leaderboard(GUILD, ALICE, "nonesuch")
 
 
-async def test_puzzle_leaderboard_lists_solved_scores_best_first(service, store):
+async def test_puzzle_leaderboard_lists_each_players_best_solved_score(service, store):
     for channel, fen in (("p1", "N4/5/5/5/3KR 2 5"), ("p2", "N4/5/5/5/3KR 2 5")):
         record = GameRecord("kingswap", channel, [(CAROL.id, CAROL.name)], fen, "active", GUILD, start_fen=fen)
         await store.create(record)
         await service.move(channel, CAROL, "e1d1")
     reply = await service.leaderboard(GUILD, ALICE, "kingswap")
-    assert "1. **carol** 6" in reply.text and "2. **carol** 6" in reply.text
+    assert "1. **carol** 6 casualties" in reply.text and "2. **" not in reply.text
 
 
 async def test_profile_lists_each_variant_with_results(service, store):

@@ -25,7 +25,8 @@ def games_in_place(fake):
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 COMMANDS = {"variants", "rules", "puzzle", "challenge", "move", "board", "resign", "draw", "undo",
-            "leaderboard", "profile", "export", "replay", "games", "help", "pings", "settings"}
+            "leaderboard", "profile", "export", "replay", "games", "help", "pings", "settings", "hint", "takeback",
+            "abort"}
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)   # members, presences, message content
 
 

@@ -63,9 +63,9 @@ async def test_a_game_against_nobody_rated_leaves_the_leaderboard_empty(bot, fak
     assert "no rated games" in profile.text
 
 
-async def test_a_puzzle_leaderboard_says_its_score_board_is_to_come(bot, fake):
+async def test_a_puzzle_leaderboard_is_its_best_scores_and_points_to_the_daily_board(bot, fake):
     log = await fake.slash("leaderboard", {"variant": "kingswap"}, user=fake.alice)
-    assert "solo puzzle" in log.text and "still to come" in log.text
+    assert "best solved score per player" in log.text and "daily:True" in log.text
     assert "No solved" in log.text
 
 

@@ -146,7 +146,7 @@ async def test_after_the_end_board_shows_the_end_and_move_says_it_is_over(bot, f
     assert not board.reply.ephemeral and board.reply.files
     assert "This game is over." in text and "bob wins" in text and "Checkmate" in text
     assert "Moves: 1. f3 e5 2. g4 Qh4" in text
-    assert board.components() == []          # no turn builder on a finished game
+    assert [c.get("label") for c in board.components()] == ["Rematch"]   # no turn builder on a finished game
     move = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread_id)
     assert move.reply.ephemeral and "This game is over." in move.reply.content
     assert "/challenge" in move.reply.content

@@ -248,3 +248,29 @@ def test_replay_gif_frames_after_the_first_change_only_what_moved():
     played = gif.convert("RGB")
     alone = Image.open(io.BytesIO(render.game_gif(views[-1:]))).convert("RGB")
     assert ImageChops.difference(played, alone).getbbox() is None   # the deltas add up to the position
+
+
+def random_replay(slug: str, plies: int, seed: int) -> list:
+    import random
+    rng, game = random.Random(seed), rules.new_game(slug, seed=seed)
+    views = [game.view()]
+    while len(views) <= plies and game.legal_moves():
+        game.play(rng.choice(game.legal_moves()))
+        views.append(game.view())
+    return views
+
+
+def test_a_replay_whose_turns_change_many_squares_is_drawn_smaller_to_stay_within_its_budget():
+    # Balanced Swap changes four squares a turn: at the usual square its 40-ply replay runs
+    # past 100 KB, so it is drawn on smaller squares; every frame is still there.
+    views = random_replay("balanced-swap", 40, 0)
+    renderer = render.default_renderer()
+    usual = renderer.game_gif(views, square=board.GIF_SQUARE)
+    assert len(usual) > board.gif_budget(len(views)) and board.gif_budget(41) <= 100 * 1024
+    data = render.game_gif(views)
+    gif = Image.open(io.BytesIO(data))
+    assert len(data) <= board.gif_budget(len(views)) and gif.n_frames == len(views)
+    assert gif.size in {render.layout(8, 8, s).size for s in board.GIF_SMALLER_SQUARES}
+    # a chess replay fits at the usual square and keeps it
+    chess_views = random_replay("standard", 40, 0)
+    assert Image.open(io.BytesIO(render.game_gif(chess_views))).size == render.layout(8, 8, board.GIF_SQUARE).size

@@ -269,3 +269,9 @@ def test_failed_detection_matches_the_plain_search_on_small_bishop_and_pawn_endi
             wrong = GRID.is_light(sq) != GRID.is_light(king)
             board[sq] = "B" if wrong and rng.random() < 0.5 else "P"
         assert king_can_still_move(board) == _reference_can_reach(board), GRID.placement(board)
+
+
+def test_the_caption_counts_casualties_and_names_where_the_king_is_heading():
+    assert game("RPPRB/PNPQP/QNBPR/RNPPN/NRRRK 1 0").view().caption == "casualties 0 · king heading for a5"
+    back = game("KPPRB/PNPQP/QNBPR/RNPPN/NRRR1 2 2").view()
+    assert back.caption == "casualties 2 · king heading back to e1" and back.marks == ("e1",)

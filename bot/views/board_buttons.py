@@ -1,0 +1,222 @@
+"""Buttons for a game: Draw and Resign on the board of a game in play, Rematch on the final board
+of a two-player game, Accept / Decline under a takeback request.
+
+Every button is a ``DynamicItem`` whose custom_id carries the game id, so it works after a
+restart (discord.py's ``examples/views/dynamic_counter.py``). Who may press is the service's
+call: anyone else gets its sentence privately. A button from an earlier game does nothing.
+
+    kibitz:draw:<game>         offer a draw, or accept the opponent's offer
+    kibitz:resign:<game>       asks, privately, "Resign?" with a confirm button:
+    kibitz:resign-ok:<game>    resigns
+    kibitz:rematch:<game>      challenges the other player again, colours swapped
+    kibitz:takeback-yes:<game> / kibitz:takeback-no:<game>   answer a takeback request
+
+The turn builder (bot/views/turn_builder.py) uses rows 0 and 1; these go on row 2.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.service import Reply
+from bot.tree import report_error, send
+from bot.views.replies import channel_key, deliver_reply, describe, player
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+ROW = 2
+
+
+def _service(interaction: discord.Interaction) -> GameService:
+    return interaction.client.kibitz_service  # type: ignore[attr-defined]
+
+
+class _GameButton:
+    """Shared behaviour (a mixin: a DynamicItem subclass needs a template): defer, call the
+    service, optionally take the buttons off the pressed message, deliver the answer."""
+
+    game_id: int
+    takes_buttons_off = False
+    defers = True   # False: the answer is the interaction's own new message (quick answers only)
+
+    async def answer(self, interaction: discord.Interaction) -> Reply:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            if self.defers:
+                await interaction.response.defer()   # a deferred update: no new message yet
+            reply = await self.answer(interaction)
+        except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
+            await report_error(interaction, error)
+            return
+        # The service has acted: from here on nothing may turn into an error reply.
+        if self.takes_buttons_off:
+            await _take_buttons_off(interaction, self.game_id)
+        await deliver_reply(interaction, reply)
+        await self.after(interaction, reply)
+
+    async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """Anything more once the answer is delivered (never raises)."""
+
+
+async def _take_buttons_off(interaction: discord.Interaction, game_id: int, content: str | None = None) -> None:
+    """Remove the pressed message's buttons (best effort): the question it asked is settled."""
+    extra: dict[str, Any] = {} if content is None else {"content": content}
+    try:
+        await interaction.edit_original_response(view=None, **extra)
+    except Exception as error:  # noqa: BLE001 - cosmetic: the service refuses stale presses anyway
+        log.warning("could not remove the buttons of game %s (%s)", game_id, describe(error))
+
+
+class DrawButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:draw:(?P<game>[0-9]+)"):
+    def __init__(self, game_id: int, label: str = "Draw") -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
+                                           custom_id=f"kibitz:draw:{game_id}", row=ROW))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> DrawButton:
+        return cls(int(match["game"]))
+
+    async def answer(self, interaction: discord.Interaction) -> Reply:
+        return await _service(interaction).draw(channel_key(interaction), player(interaction.user), self.game_id)
+
+
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:resign:(?P<game>[0-9]+)"):
+    """Asks the player, privately, to confirm."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label="Resign", style=discord.ButtonStyle.danger,
+                                           custom_id=f"kibitz:resign:{game_id}", row=ROW))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ResignButton:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await _service(interaction).check_player(channel_key(interaction), player(interaction.user), self.game_id)
+        except Exception as error:  # noqa: BLE001
+            await report_error(interaction, error)
+            return
+        view = discord.ui.View(timeout=None)
+        view.add_item(ConfirmResignButton(self.game_id))
+        await send(interaction, f"Resign game #{self.game_id}? This cannot be undone.", ephemeral=True, view=view)
+
+
+class ConfirmResignButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
+                          template=r"kibitz:resign-ok:(?P<game>[0-9]+)"):
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger,
+                                           custom_id=f"kibitz:resign-ok:{game_id}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> ConfirmResignButton:
+        return cls(int(match["game"]))
+
+    async def answer(self, interaction: discord.Interaction) -> Reply:
+        reply = await _service(interaction).resign(channel_key(interaction), player(interaction.user), self.game_id)
+        await _take_buttons_off(interaction, self.game_id, "You resigned.")   # the private question
+        return reply
+
+
+class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
+                    template=r"kibitz:rematch:(?P<game>[0-9]+)"):
+    """The new challenge is this press's own answer (no board to draw, so no defer), so its
+    message is the interaction's original response, as a /challenge's is."""
+
+    defers = False
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary,
+                                           custom_id=f"kibitz:rematch:{game_id}", row=ROW))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> RematchButton:
+        return cls(int(match["game"]))
+
+    async def answer(self, interaction: discord.Interaction) -> Reply:
+        return await _service(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id)
+
+    async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """As after a /challenge: note the message (edited when the challenge is settled) and
+        announce it in the server's challenge channel."""
+        from bot.cogs.games import announce_challenge   # the cog module imports the views
+
+        await announce_challenge(interaction, _service(interaction), reply)
+
+
+class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
+                     template=r"kibitz:takeback-(?P<answer>yes|no):(?P<game>[0-9]+)"):
+    takes_buttons_off = True
+
+    def __init__(self, game_id: int, accept: bool) -> None:
+        self.game_id, self.accept = game_id, accept
+        super().__init__(discord.ui.Button(
+            label="Accept" if accept else "Decline",
+            style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
+            custom_id=f"kibitz:takeback-{'yes' if accept else 'no'}:{game_id}", row=ROW))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> TakebackButton:
+        return cls(int(match["game"]), match["answer"] == "yes")
+
+    async def answer(self, interaction: discord.Interaction) -> Reply:
+        return await _service(interaction).answer_takeback(channel_key(interaction), player(interaction.user),
+                                                           self.game_id, self.accept)
+
+
+def control_items(game_id: int, controls: tuple[str, ...]) -> list[discord.ui.Item[Any]]:
+    """The buttons a Reply's `controls` name, for game `game_id`."""
+    items: list[discord.ui.Item[Any]] = []
+    for name in controls:
+        if name == "draw":
+            items.append(DrawButton(game_id, "Accept draw" if controls == ("draw",) else "Draw"))
+        elif name == "resign":
+            items.append(ResignButton(game_id))
+        elif name == "rematch":
+            items.append(RematchButton(game_id))
+        elif name == "takeback":
+            items += [TakebackButton(game_id, True), TakebackButton(game_id, False)]
+    return items
+
+
+def with_controls(view: discord.ui.View | None, reply: Reply) -> discord.ui.View | None:
+    """`view` (the turn builder's, or None) with the Reply's buttons added on their own row."""
+    if not reply.controls or reply.game_id is None:
+        return view
+    view = view if view is not None else discord.ui.View(timeout=None)
+    for item in control_items(reply.game_id, reply.controls):
+        view.add_item(item)
+    return view
+
+
+def keep_controls(view: discord.ui.View, message: discord.Message | None) -> discord.ui.View:
+    """`view` with the Draw and Resign buttons `message` already shows (the turn builder edits
+    the board message's components as a turn is built, and these must stay)."""
+    if message is None:
+        return view
+    for row in message.components:
+        for component in getattr(row, "children", [row]):
+            found = re.fullmatch(r"kibitz:(draw|resign):([0-9]+)", getattr(component, "custom_id", None) or "")
+            if found:
+                view.add_item(DrawButton(int(found[2])) if found[1] == "draw" else ResignButton(int(found[2])))
+    return view
+
+
+DYNAMIC_ITEMS = (DrawButton, ResignButton, ConfirmResignButton, RematchButton, TakebackButton)

@@ -1,0 +1,163 @@
+"""KingSwap! by clicking: the 5x5 board as 25 buttons, in a message of its own beside the board image.
+
+Click a man, then where it goes. The first click edits the grid so only that man's legal targets
+are enabled (click the man again to put it down); the second plays the move, posts the new board
+and turns the grid to the new position. The other controls (/undo, /hint, /resign) stay commands,
+and typed /move keeps working beside the grid.
+
+Like the challenge buttons and the turn builder, each button is a ``DynamicItem`` whose custom_id
+carries all it needs, so a grid works after a restart:
+
+    kibitz:ks:<game>:<ply>:<player>:<origin>:<square>     origin: the man picked first, or "-"
+
+The service compares game and ply: a click on a grid from an earlier position changes nothing
+and says so privately (with the current grid, for the player). Only the puzzle's player may click.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.daily import GRID_STALE, GridState
+from bot.tree import report_error, send
+from bot.views.replies import channel_key, deliver_reply, describe, player
+
+if TYPE_CHECKING:
+    from bot.service import GameService
+
+log = logging.getLogger(__name__)
+
+NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
+
+
+def _service(interaction: discord.Interaction) -> GameService:
+    return interaction.client.kibitz_service  # type: ignore[attr-defined]
+
+
+def grid_text(state: GridState) -> str:
+    """The words above the grid."""
+    if state.finished:
+        return f"KingSwap! game #{state.game_id} is over."
+    if state.origin:
+        man = next(c.man for row in state.rows for c in row if c.square == state.origin) or ""
+        return (f"KingSwap! game #{state.game_id}: where does the {NAMES.get(man, 'man')} on {state.origin} go? "
+                f"Click a lit square, or the {NAMES.get(man, 'man')} again to put it down.")
+    return (f"KingSwap! game #{state.game_id}: click a man, then where it goes. "
+            f"♔ blue is the king, green the corner he is heading for.")
+
+
+def grid_view(state: GridState) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for row_index, row in enumerate(state.rows):
+        for cell in row:
+            if cell.chosen:
+                style = discord.ButtonStyle.danger
+            elif cell.man == "K":
+                style = discord.ButtonStyle.primary
+            elif cell.goal:
+                style = discord.ButtonStyle.success
+            else:
+                style = discord.ButtonStyle.secondary
+            view.add_item(GridButton(state.game_id, state.ply, state.player_id, state.origin or "-", cell.square,
+                                     label=cell.label, style=style, disabled=not cell.enabled or state.finished,
+                                     row=row_index))
+    return view
+
+
+class GridButton(discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"kibitz:ks:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<player>[0-9]+):(?P<origin>[a-e][1-5]|-)"
+                          r":(?P<square>[a-e][1-5])"):
+    def __init__(self, game_id: int, ply: int, player_id: str, origin: str, square: str, *, label: str = "·",
+                 style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,
+                 row: int | None = None) -> None:
+        self.game_id, self.ply, self.player_id, self.origin, self.square = game_id, ply, player_id, origin, square
+        super().__init__(discord.ui.Button(
+            label=label, style=style, disabled=disabled, row=row,
+            custom_id=f"kibitz:ks:{game_id}:{ply}:{player_id}:{origin}:{square}"))
+
+    @classmethod
+    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
+                             match: re.Match[str], /) -> GridButton:
+        return cls(int(match["game"]), int(match["ply"]), match["player"], match["origin"], match["square"])
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if str(interaction.user.id) == self.player_id:
+            return True
+        await interaction.response.send_message(
+            f"Only <@{self.player_id}> plays this puzzle. Start your own with /puzzle kingswap.", ephemeral=True)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        if self.origin == "-" or self.square == self.origin:
+            await self._pick(interaction, "" if self.origin != "-" else self.square)
+        else:
+            await self._play(interaction, self.origin + self.square)
+
+    async def _pick(self, interaction: discord.Interaction, origin: str) -> None:
+        """First click (or putting the man down again): the grid shows what may be clicked next."""
+        try:
+            state = await _service(interaction).grid(channel_key(interaction), player(interaction.user),
+                                                     self.game_id, self.ply, origin)
+        except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
+            await _refuse(interaction, error)
+            return
+        await interaction.response.edit_message(content=grid_text(state), view=grid_view(state))
+
+    async def _play(self, interaction: discord.Interaction, move: str) -> None:
+        service = _service(interaction)
+        try:
+            await interaction.response.defer()   # "deferred update": the grid message stays
+            reply = await service.play_grid(channel_key(interaction), player(interaction.user),
+                                            self.game_id, self.ply, move)
+        except Exception as error:  # noqa: BLE001 - nothing was played: tell the user privately
+            await _refuse(interaction, error)
+            return
+        # The move is committed: turn the grid to the new position (best effort), then post the board.
+        try:
+            state = await service.current_grid(channel_key(interaction))
+            if state is None or state.game_id != self.game_id:
+                await interaction.edit_original_response(content=f"KingSwap! game #{self.game_id} is over.",
+                                                         view=None)
+            else:
+                await interaction.edit_original_response(content=grid_text(state), view=grid_view(state))
+        except Exception as error:  # noqa: BLE001 - cosmetic; an old grid refuses clicks anyway
+            log.warning("could not turn the grid of game %s to ply %s (%s)", self.game_id, self.ply + 1,
+                        describe(error))
+        await deliver_reply(interaction, reply)
+
+
+async def _refuse(interaction: discord.Interaction, error: BaseException) -> None:
+    """Say privately why nothing happened; a click on an old grid also gets the current grid."""
+    if str(error) == GRID_STALE:
+        try:
+            state = await _service(interaction).current_grid(channel_key(interaction))
+            if state is not None and state.player_id == str(interaction.user.id):
+                await send(interaction, f"{GRID_STALE}\n{grid_text(state)}", ephemeral=True, view=grid_view(state))
+                return
+        except Exception:   # fall back to the plain sentence
+            log.warning("could not show the current grid after a stale click", exc_info=True)
+    await report_error(interaction, error)
+
+
+async def post_grid(client: discord.Client, service: GameService, game_id: int | None) -> None:
+    """Post the grid of game `game_id` as a message of the bot's own where the game is played, if
+    it is a KingSwap! game in play (nothing for other games). Not a followup: the command's answer
+    stays its board. Best effort: the puzzle stands, and /move works without the grid."""
+    if game_id is None:
+        return
+    try:
+        found = await service.grid_of(game_id)
+        if found is None:
+            return
+        channel, state = found
+        destination = client.get_channel(int(channel)) or await client.fetch_channel(int(channel))
+        if isinstance(destination, discord.abc.Messageable):
+            await destination.send(grid_text(state), view=grid_view(state))
+    except Exception as error:  # noqa: BLE001 - see above
+        log.warning("could not post the KingSwap! grid of game %s (%s)", game_id, describe(error))
+
+
+DYNAMIC_ITEMS = (GridButton,)

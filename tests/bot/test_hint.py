@@ -1,0 +1,83 @@
+"""The service's /hint: searched in a worker thread, counted with the compare-and-set save."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import rules
+from bot.service import STALE, GameService, UserError
+from bot.store import InMemoryStore
+
+from .conftest import ALICE, BOB, CHANNEL, fake_png
+
+pytestmark = pytest.mark.asyncio
+
+
+@pytest.mark.parametrize("slug", ["kingswap", "safe-passage", "solitary-patience"])
+async def test_each_puzzle_hints_a_legal_move_and_counts_it(service, slug):
+    await service.start_puzzle(CHANNEL, ALICE, slug, seed=5)
+    reply = await service.hint(CHANNEL, ALICE)
+    record = await service.store.open_game(CHANNEL)
+    move = reply.text.split("`")[1]
+    assert move in rules.new_game(slug, seed=5, fen=record.start_fen).legal_moves()
+    assert record.hints == 1 and "1 hint taken" in reply.text
+
+
+async def test_the_search_runs_in_a_worker_thread(service, monkeypatch):
+    await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
+    game_class = type(rules.new_game("kingswap", seed=5))
+    where = []
+    real = game_class.hint
+
+    def spy(self, seconds=2.0):
+        where.append((threading.current_thread() is threading.main_thread(), seconds))
+        return real(self, seconds)
+
+    monkeypatch.setattr(game_class, "hint", spy)
+    await service.hint(CHANNEL, ALICE)
+    assert where == [(False, 2.0)]
+
+
+async def test_no_hint_within_the_time_says_so_and_counts_nothing(service, monkeypatch):
+    await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
+    monkeypatch.setattr(type(rules.new_game("kingswap", seed=5)), "hint", lambda self, seconds=2.0: None)
+    reply = await service.hint(CHANNEL, ALICE)
+    assert reply.text.startswith("No hint") and "2 seconds" in reply.text
+    assert (await service.store.open_game(CHANNEL)).hints == 0
+
+
+async def test_hints_are_shown_with_the_final_score_and_kept_in_the_store(service):
+    await service.start_puzzle(CHANNEL, ALICE, "solitary-patience", seed=5)
+    await service.hint(CHANNEL, ALICE)
+    await service.hint(CHANNEL, ALICE)
+    reply = await service.resign(CHANNEL, ALICE)
+    assert "Hints: 2." in reply.text and "2 hints" in reply.text
+    assert (await service.store.latest(CHANNEL)).hints == 2
+
+
+async def test_a_hint_on_a_game_changed_elsewhere_is_not_counted(store):
+    first, second = GameService(store, renderer=fake_png), GameService(store, renderer=fake_png)
+    await first.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
+    await first.board(CHANNEL)   # both processes hold the game
+    await second.board(CHANNEL)
+    await second.hint(CHANNEL, ALICE)
+    with pytest.raises(UserError, match=STALE.split(";")[0]):
+        await first.hint(CHANNEL, ALICE)
+    assert (await store.open_game(CHANNEL)).hints == 1
+
+
+async def test_hints_are_only_for_the_player_of_a_solo_puzzle(service):
+    await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
+    with pytest.raises(UserError, match="not playing"):
+        await service.hint(CHANNEL, BOB)
+    await service.challenge("duel", ALICE, BOB, "standard")
+    await service.accept("duel", BOB)
+    with pytest.raises(UserError, match="solo puzzles"):
+        await service.hint("duel", ALICE)
+
+
+async def test_no_hint_without_a_game_in_play():
+    service = GameService(InMemoryStore(), renderer=fake_png)
+    with pytest.raises(UserError, match="No game"):
+        await service.hint(CHANNEL, ALICE)

@@ -1,0 +1,200 @@
+"""Deadlines end to end through the Discord stand-in, with short real settings read as in
+production (KIBITZ_CHALLENGE_TTL=2, KIBITZ_MOVE_DEADLINE=2): a challenge expires and its
+message says so without buttons; the player to move is reminded with a ping, then loses on
+time, with the final board posted in the game's thread; a deadline outlives a restart."""
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.config import load as load_config
+from bot.discord_app import service_options
+from bot.scheduler import Scheduler
+from bot.service import GameService, Player
+from bot.store import InMemoryStore
+from tests.discord.conftest import running_bot, tiny_png
+from tests.discord.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.asyncio
+
+WAIT = 10.0   # generous: deadlines of 2 s on a busy machine
+
+
+def service_with(**environ: str) -> GameService:
+    cfg = load_config(environ)
+    return GameService(InMemoryStore(), renderer=tiny_png, **service_options(cfg))
+
+
+def service_player(user: dict) -> Player:
+    return Player(user["id"], user["username"])
+
+
+def button(log, label: str) -> str:
+    return next(c["custom_id"] for c in log.components() if c.get("label") == label)
+
+
+async def challenge(fake: FakeDiscord):
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
+                           user=fake.alice)
+    return log, log.reply.message
+
+
+async def begin(fake: FakeDiscord) -> str:
+    """alice (White) v bob, accepted: the game's thread."""
+    log, message = await challenge(fake)
+    accepted = await fake.click(button(log, "Accept"), user=fake.bob, message=message)
+    assert "accepts" in accepted.reply.content
+    return list(fake.threads)[-1]
+
+
+def posted(fake: FakeDiscord, where: str, text: str):
+    return [m for m in fake.messages_in(where) if text in m.content]
+
+
+async def test_a_challenge_expires_and_its_message_says_so_without_buttons(fake):
+    service = service_with(KIBITZ_CHALLENGE_TTL="2")
+    async with running_bot(fake, service):
+        log, message = await challenge(fake)
+        await fake.wait_until(lambda: any(e.message["id"] == message["id"] for e in fake.channel_edits), WAIT)
+        [edit] = [e for e in fake.channel_edits if e.message["id"] == message["id"]]
+        assert "expired without an answer" in edit.message["content"] and not edit.message.get("components")
+        game_id = int(button(log, "Accept").split(":")[2])
+        assert (await service.game_record(game_id)).status == "expired"
+        late = await fake.click(button(log, "Accept"), user=fake.bob, message=message)
+        assert late.reply.ephemeral and "no longer open" in late.reply.content
+
+
+async def test_a_challenge_whose_message_is_unknown_expires_with_a_note_in_its_channel(fake):
+    service = service_with(KIBITZ_CHALLENGE_TTL="2")
+    async with running_bot(fake, service):
+        made = await service.challenge(fake.channel_id, service_player(fake.alice), service_player(fake.bob),
+                                       "standard")
+        await fake.wait_until(lambda: posted(fake, fake.channel_id, "expired"), WAIT)
+        [note] = posted(fake, fake.channel_id, "expired")
+        assert "no answer within 2 seconds" in note.content
+        assert (await service.game_record(made.game_id)).status == "expired"
+
+
+async def test_the_player_to_move_is_reminded_then_loses_on_time_in_the_games_thread(fake):
+    service = service_with(KIBITZ_MOVE_DEADLINE="2")
+    async with running_bot(fake, service):
+        thread = await begin(fake)
+        alice = fake.alice["id"]
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), WAIT)
+        [reminder] = posted(fake, thread, "your move in")
+        assert reminder.content.startswith(f"<@{alice}> alice, your move")
+        assert [u["id"] for u in reminder.message["mentions"]] == [alice]
+        assert [str(u) for u in reminder.allowed_mentions["users"]] == [alice]
+        assert not reminder.message["mention_everyone"]
+        [final] = posted(fake, thread, "ran out of time")
+        assert "**bob wins** (0-1): Time." in final.content
+        assert final.files and final.files[0].data.startswith(b"\x89PNG")
+        labels = [c.get("label") for row in final.message["components"] for c in row["components"]]
+        assert labels == ["Rematch"]
+        record = await service.store.latest(thread)
+        assert (record.status, record.result, record.reason) == ("finished", "0-1", "time")
+        assert await service.store.leaderboard(fake.guild_id, "standard")   # rated
+        over = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
+        assert over.reply.ephemeral
+
+
+async def test_a_member_with_pings_off_is_reminded_without_a_ping(fake):
+    service = service_with(KIBITZ_MOVE_DEADLINE="2")
+    await service.store.set_pings(fake.alice["id"], False, "now")
+    async with running_bot(fake, service):
+        thread = await begin(fake)
+        await fake.wait_until(lambda: posted(fake, thread, "your move in"), WAIT)
+        [reminder] = posted(fake, thread, "your move in")
+        assert reminder.content.startswith("alice, your move") and reminder.message["mentions"] == []
+
+
+async def test_a_deadline_outlives_a_restart(fake):
+    store = InMemoryStore()
+    first = GameService(store, renderer=tiny_png, move_deadline=3)
+    async with running_bot(fake, first):
+        thread = await begin(fake)
+    [record] = await store.open_games()
+    assert record.due_at is not None and record.result is None   # stored, not yet due
+    second = GameService(store, renderer=tiny_png, move_deadline=3)
+    async with running_bot(fake, second):
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), WAIT)
+    assert (await store.get(record.id)).reason == "time"
+
+
+async def test_a_move_in_time_keeps_the_game_going(fake):
+    service = service_with(KIBITZ_MOVE_DEADLINE="4")
+    async with running_bot(fake, service):
+        thread = await begin(fake)
+        moved = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
+        assert "alice plays" in moved.reply.content
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), WAIT)
+        [final] = posted(fake, thread, "ran out of time")
+        assert "bob ran out of time" in final.content and "**alice wins** (1-0)" in final.content
+
+
+async def wait_until(predicate, timeout: float) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if predicate():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+class StubBot:
+    """What the scheduler needs of the bot: its service, readiness, which guilds it serves, and
+    somewhere to post."""
+
+    def __init__(self, service: GameService, owned: set[str]) -> None:
+        self.kibitz_service, self.owned, self.posted = service, owned, []
+
+    async def wait_until_ready(self) -> None:
+        return None
+
+    def owns_guild(self, guild_id) -> bool:
+        return guild_id in self.owned
+
+    def get_partial_messageable(self, channel_id: int):
+        bot = self
+
+        class Channel:
+            async def send(self, content=None, **kwargs):
+                bot.posted.append((channel_id, content))
+
+        return Channel()
+
+
+async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
+    now = [1_000_000.0]
+    service = GameService(InMemoryStore(), renderer=tiny_png, timer=lambda: now[0], move_deadline=100)
+    alice, bob = Player("11", "alice"), Player("12", "bob")
+    game_id = (await service.challenge("5", alice, bob, "standard", guild="g1")).game_id
+    await service.accept("5", bob)
+    now[0] += 101
+    rounds: list[list] = []
+    due_events = service.due_events
+
+    async def counted(*args, **kwargs):
+        events = await due_events(*args, **kwargs)
+        rounds.append(events)
+        return events
+
+    service.due_events = counted   # type: ignore[method-assign]
+    other = StubBot(service, {"g2"})
+    scheduler = Scheduler(other)   # type: ignore[arg-type]
+    scheduler.start()
+    try:
+        await wait_until(lambda: len(rounds) >= 2, WAIT)   # a round, a back-off, a round
+    finally:
+        await scheduler.stop()
+    assert rounds[:2] == [[], []] and other.posted == []
+    assert (await service.store.get(game_id)).status == "active"
+    owner = StubBot(service, {"g1"})
+    scheduler = Scheduler(owner)   # type: ignore[arg-type]
+    scheduler.start()
+    try:
+        await wait_until(lambda: owner.posted, WAIT)
+    finally:
+        await scheduler.stop()
+    assert owner.posted[0][0] == 5 and "alice ran out of time" in owner.posted[0][1]
+    assert (await service.store.get(game_id)).reason == "time"
