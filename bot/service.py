@@ -311,16 +311,12 @@ class GameService:
             self._require_turn(record, game, user)
             before = record.copy()
             try:
-                # A turn may take milliseconds to judge (Balanced Swap lists ~1000): keep it off the loop.
-                played = await asyncio.to_thread(game.play, text)
+                # A turn may take milliseconds to judge (Balanced Swap lists ~1000): keep it off the loop,
+                # with the board reply composed in the same trip.
+                reply = await asyncio.to_thread(self._play_and_compose, record, game, user, text)
             except IllegalMove as exc:
                 raise UserError(str(exc)) from None
-            record.moves.append(played)
-            record.plies_played += 1
-            self._cancel_offers(record, user)
-            await self._commit(live, before, undo=game.undo)
-            reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
-            return await self._ping_next(reply, record, game)
+            return await self._commit_played(live, before, user, reply)
 
     @_tells_notices
     async def board(self, channel: str) -> Reply:
@@ -826,6 +822,29 @@ class GameService:
         canonical, label = game.history[-1], game.last_move_label()
         return f"**{label}** (`{canonical}`)" if label and label != canonical else f"`{canonical}`"
 
+    def _play_and_compose(self, record: GameRecord, game: Game, user: Player, text: str) -> Reply | None:
+        """Play `user`'s turn `text` and compose the board reply, in one worker thread trip (the
+        caller holds the channel's lock). Raises IllegalMove with nothing changed. The reply is
+        only sent if the commit that follows goes through (else the commit puts game and record
+        back); None when composing failed: it is composed again after the commit, as any board."""
+        played = game.play(text)
+        record.moves.append(played)
+        record.plies_played += 1
+        self._cancel_offers(record, user)
+        self._settle(record, game)   # the reply shows the settled record (a finished game's Rematch)
+        try:
+            return self._compose_board(record, game, lambda label: f"{user.name} plays {label}.")
+        except Exception:   # noqa: BLE001 - not committed yet: the commit decides, the board comes after
+            return None
+
+    async def _commit_played(self, live: _Live, before: GameRecord, user: Player, reply: Reply | None) -> Reply:
+        """Commit a turn `_play_and_compose` played; its reply, with the ping for the player to move."""
+        record, game = live.record, live.playing
+        await self._commit(live, before, undo=game.undo)
+        if reply is None:
+            reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+        return await self._ping_next(reply, record, game)
+
     async def _board_reply(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
         """The board after a change, with its picture, alt text and the builder's first menu.
         `headline` may take the last move's label (worked out once, with the rest) and return the line.
@@ -1150,13 +1169,8 @@ class GameService:
             if text not in game.legal_moves():
                 raise UserError("That turn is not complete yet: pick the next part, or Clear to start again.")
             before = record.copy()
-            played = await asyncio.to_thread(game.play, text)
-            record.moves.append(played)
-            record.plies_played += 1
-            self._cancel_offers(record, user)
-            await self._commit(live, before, undo=game.undo)
-            reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
-            return await self._ping_next(reply, record, game)
+            reply = await asyncio.to_thread(self._play_and_compose, record, game, user, text)
+            return await self._commit_played(live, before, user, reply)
 
     # -- ratings, leaderboards, export, replay, rules cards (issue 12) ----------------------------
     async def _rate(self, record: GameRecord) -> None:

@@ -400,6 +400,10 @@ class SqliteStore:
         self._conn = conn
         self._write = asyncio.Lock()
         self._lock_fd = lock_fd
+        # Ping preferences, read once per member: every move asks for one. The file is locked to
+        # this process (one process per file), and set_pings keeps it up to date.
+        self._pings: dict[str, bool] = {}
+        self._pings_set = 0   # set_pings calls so far: a read that overlapped one is not kept
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteStore":
@@ -631,14 +635,24 @@ class SqliteStore:
                               "updated_at = excluded.updated_at", (guild_id, json.dumps(settings), when))
 
     async def pings(self, user_id: str) -> bool:
+        known = self._pings.get(user_id)
+        if known is not None:
+            return known
+        sets = self._pings_set
         row = await (await self._conn.execute("SELECT pings FROM member_prefs WHERE user_id = ?",
                                               (user_id,))).fetchone()
-        return True if row is None else bool(row[0])
+        on = True if row is None else bool(row[0])
+        if sets == self._pings_set:
+            self._pings[user_id] = on
+        return on
 
     async def set_pings(self, user_id: str, on: bool, when: str) -> None:
+        self._pings_set += 1
+        self._pings.pop(user_id, None)   # a failed write leaves it to be read again
         await self._write_one("INSERT INTO member_prefs (user_id, pings, updated_at) VALUES (?, ?, ?) "
                               "ON CONFLICT (user_id) DO UPDATE SET pings = excluded.pings, "
                               "updated_at = excluded.updated_at", (user_id, int(on), when))
+        self._pings[user_id] = on
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
         rows = await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? ORDER BY id", (day, variant))
