@@ -20,11 +20,13 @@ the bot under cProfile (event loop thread only); `--attach "CMD {pid}"` starts a
 running bot (e.g. a sampling profiler over every thread) and stops it with SIGINT at the end.
 
 Issue 13, on the 2-core development machine shared with other work (load average 2-3 from
-elsewhere). Before (the code of the issue) and after were run alternately, three runs each, and
-the medians are shown; single runs of the same code moved the bot's CPU per /move by up to
-+-35% (3.4 to 5.9 ms before, 2.3 to 4.2 ms after), so read CPU differences under 0.5 ms as noise.
-ms; moves/s; CPU ms of the bot per command; 2 REST requests per reply (defer, then one edit
-carrying text, picture and builder); no 3-second deadline missed in any run:
+elsewhere). Before and after were run alternately, three runs each, and the medians are shown;
+single runs of the same code moved the bot's CPU per /move by up to +-35%, so read CPU
+differences under 0.5 ms as noise. ms; moves/s; CPU ms of the bot per command; 2 REST requests
+per reply (defer, then one edit carrying text, picture and builder); no 3-second deadline missed
+in any run.
+
+First pass (board PNGs from cached, separately compressed bands, render/png.py):
 
     N    code    /move p50  p99  moves/s  CPU    /variants p50  p99  per s  CPU    p99/floor
     30   before       159   228      186  3.81            30    80    835  0.70    2.67
@@ -36,11 +38,36 @@ carrying text, picture and builder); no 3-second deadline missed in any run:
 
 Steadier, in one process (GameService.move, real renderer, SQLite file, 100 games x 9 plies,
 time.process_time): 2.0-2.4 ms per move before, 1.2-1.3 ms after; the board PNG alone 1.19 ms
-before (draw, then Pillow at zlib level 3), 0.33 ms after (bands, render/png.py). Rendering in a
-process pool of one was tried: more CPU per move (pickling, the pipe) and no better p99 on two
-cores, so rendering stays in the worker thread. What remains above the floor is mostly
-discord.py and aiohttp (the multipart edit writes each part apart, the defer is its own request),
-the SQLite commit (two trips to aiosqlite's thread) and the thread hops of the service.
+before (draw, then Pillow at zlib level 3), 0.33 ms after. Rendering in a process pool of one was
+tried: more CPU per move (pickling, the pipe) and no better p99 on two cores, so rendering stays
+in the worker thread.
+
+Second pass (the bot side of a move), means of two alternating rounds of three runs each, under
+a heavier load from other work (load average 2.2-2.6):
+
+    N    code    /move p50  p99  moves/s  CPU    /variants p50  p99  per s  CPU    p99/floor
+    30   before       184   282      161  4.48            45    71    693  0.87    4.3
+    30   after        178   406      160  4.11            54    76    587  0.74    6.2
+    100  before       648   986      156  4.31           198   340    493  0.96    2.9
+    100  after        591  1135      168  2.99           168   336    586  0.77    2.6
+    200  before      1467  2456      144  4.28           504  1113    404  1.06    2.5
+    200  after        876  1641      215  3.06           245   823    632  0.90    2.0
+
+What the second pass cut, per move: the SQLite save is one statement in autocommit mode (one
+trip to aiosqlite's thread instead of execute + commit); the ping preference of the player to
+move is read once per member, not per move; the move is played and its board composed in one
+worker-thread trip (sent only once the commit went through); the builder's first menu reuses
+the board view; the multipart edit is sent in one write (bot/views/replies.py). Socket sends by
+the bot went from 16 to 4 per move and futex calls from 112 to 75 (strace). In one process
+(GameService.move, real renderer, SQLite file, 100 games x 9 plies): 1.07 ms CPU per move
+before, 0.81 ms after.
+
+What remains (sampling profile of the whole process, samples holding the GIL, 100 games): the
+worker's play-and-compose 23% (the PNG 11%, the previous position's legal moves for the SAN
+label 4%, builder and alt text 3%), the edit request 11% and the defer 7% through discord.py and
+aiohttp, the gateway and interaction parsing about 4%; the rest is the event loop's own work
+spread over asyncio, aiohttp and discord.py. The two requests per reply (defer, then edit) are
+bot/tree.py's choice, kept because an edit can be repeated safely; /variants pays them too.
 """
 from __future__ import annotations
 

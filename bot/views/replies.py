@@ -38,7 +38,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -94,7 +94,8 @@ class JoinedBodyAdapter(AsyncWebhookAdapter):
     body in one write (see module docstring)."""
 
     async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:   # type: ignore[override]
-        return await super().request(route, _JoinedBodySession(session), **kwargs)
+        # discord.py calls only `session.request(...)`, which _JoinedBodySession has
+        return await super().request(route, cast(aiohttp.ClientSession, _JoinedBodySession(session)), **kwargs)
 
 
 _ADAPTER = JoinedBodyAdapter()
