@@ -331,6 +331,34 @@ async def test_a_renderer_failure_after_the_commit_still_reports_the_move(store)
     assert (await store.open_game(CHANNEL)).moves == ["e2e4"]
 
 
+@pytest.mark.asyncio
+async def test_a_move_whose_save_fails_is_not_answered_and_changes_nothing():
+    store = FailingSaves()
+    service = GameService(store, renderer=fake_png)
+    await service.challenge(CHANNEL, ALICE, BOB, "standard", colour="white")
+    await service.accept(CHANNEL, BOB)
+    store.fail = True
+    with pytest.raises(sqlite3.OperationalError):
+        await service.move(CHANNEL, ALICE, "e4")
+    store.fail = False
+    assert (await store.open_game(CHANNEL)).moves == []
+    reply = await service.move(CHANNEL, ALICE, "e4")        # the same move again, from the position kept
+    assert "alice plays **e4**" in reply.text and reply.ply == 1
+    assert (await store.open_game(CHANNEL)).moves == ["e2e4"]
+
+
+@pytest.mark.asyncio
+async def test_the_answer_to_a_mating_move_shows_the_finished_game(store):
+    service = GameService(store, renderer=fake_png)
+    await service.challenge(CHANNEL, ALICE, BOB, "standard", colour="white")
+    await service.accept(CHANNEL, BOB)
+    for user, move in ((ALICE, "f3"), (BOB, "e5"), (ALICE, "g4")):
+        await service.move(CHANNEL, user, move)
+    reply = await service.move(CHANNEL, BOB, "Qh4")
+    assert reply.finished and reply.builder is None and reply.controls == ("rematch",)
+    assert "**bob wins**" in reply.text
+
+
 # -- defect 8: set-ups are stored ------------------------------------------------------------------
 
 @pytest.mark.asyncio
