@@ -59,8 +59,8 @@ move is read once per member, not per move; the move is played and its board com
 worker-thread trip (sent only once the commit went through); the builder's first menu reuses
 the board view; the multipart edit is sent in one write (bot/views/replies.py). Socket sends by
 the bot went from 16 to 4 per move and futex calls from 112 to 75 (strace). In one process
-(GameService.move, real renderer, SQLite file, 100 games x 9 plies): 1.07 ms CPU per move
-before, 0.81 ms after.
+(GameService.move, real renderer, SQLite file, 100 games x 9 plies, median of 5): 1.0-1.2 ms
+CPU per move before, 0.8-0.9 ms after.
 
 What remains (sampling profile of the whole process, samples holding the GIL, 100 games): the
 worker's play-and-compose 23% (the PNG 11%, the previous position's legal moves for the SAN
