@@ -1403,9 +1403,9 @@ class GameService:
                          game_id=record.id)
 
     async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
-        """The KingSwap! game a grid click is for, checked: same game, same ply, its player."""
+        """The KingSwap! game a grid click is for, checked: same game, same position (daily.grid_ply), its player."""
         live = await self._load(channel)
-        if (live is None or live.game is None or live.record.id != game_id or len(live.record.moves) != ply
+        if (live is None or live.game is None or live.record.id != game_id or daily.grid_ply(live.record) != ply
                 or live.game.outcome is not None):
             raise UserError(daily.GRID_STALE)
         self._seat(live.record, user)
