@@ -1192,16 +1192,18 @@ class GameService:
         return Reply("\n".join(lines))
 
     async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
-        """A puzzle's all-time board here: each player's best finished (solved) score."""
+        """A puzzle's all-time board here: each player's best finished score, solved before not solved."""
         higher = info.score_better == "higher"
         best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
-        lines = [f"**{info.name}**: best solved score per player here ({info.score_better} {info.score_name} "
-                 f"is better)"]
+        lines = [f"**{info.name}**: best score per player here, solved before not solved ({info.score_better} "
+                 f"{info.score_name} is better)"]
         for n, rec in enumerate(best, start=1):
+            unsolved = " · not solved" if rec.result != "solved" else ""
             hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
-            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{hints} (game #{rec.id})")
+            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{unsolved}{hints} "
+                         f"(game #{rec.id})")
         if not best:
-            lines.append(f"No solved {info.name} puzzles here yet.")
+            lines.append(f"No finished {info.name} puzzles here yet.")
         if info.slug in rules.DAILY_SLUGS:
             lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
         return Reply("\n".join(lines))

@@ -237,7 +237,7 @@ class PostgresStore:
         order = "DESC" if higher_is_better else "ASC"
         rows = await self._pool.fetch(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 AND status = 'finished' "
-            f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT $3",
+            f"AND score IS NOT NULL ORDER BY result IS DISTINCT FROM 'solved', score {order}, id LIMIT $3",
             guild_id, variant, limit)
         return [_from_row(r) for r in rows]
 

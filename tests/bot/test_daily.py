@@ -144,13 +144,14 @@ async def test_the_daily_board_shows_only_this_servers_results_of_today(svc):
     assert "here" in text and "elsewhere" not in text and "yesterday" not in text
 
 
-async def test_the_all_time_board_keeps_each_players_best_solved_score(svc):
+async def test_the_all_time_board_keeps_each_players_best_score_solved_first(svc):
     for who, score, result_ in ((ALICE, 6, "solved"), (ALICE, 2, "solved"), (BOB, 3, "solved"), (CAROL, 0, "failed")):
         await svc.store.create(GameRecord("kingswap", f"c-{who.id}-{score}", [(who.id, who.name)], "x", "finished",
                                           "g", result=result_, score=score))
     text = (await svc.leaderboard("g", ALICE, "kingswap")).text
     assert "1. **alice** 2 casualties" in text and "2. **bob** 3 casualties" in text
-    assert text.count("alice") == 1 and "carol" not in text and "daily:True" in text
+    assert "3. **carol** 0 casualties · not solved" in text   # a failure with no casualties: after the solved
+    assert text.count("alice") == 1 and "daily:True" in text
 
 
 async def test_a_grid_click_on_another_ply_or_by_another_member_changes_nothing(svc):

@@ -206,3 +206,18 @@ async def test_a_kingswap_puzzle_in_a_thread_of_its_own_gets_its_grid_there(bot,
     assert (await service.store.open_game(thread)).variant == "kingswap"
     await fake.wait_until(lambda: any("click a man" in m.content for m in fake.messages_in(thread)))
     assert not any("click a man" in m.content for m in fake.messages_in(fake.channel_id))
+
+
+async def test_the_all_time_board_keeps_unsolved_finishes_after_the_solved_ones(bot, fake, service):
+    """Each player's best finished score: a Solitary Patience left with men out still has a score."""
+    for name, result, score in (("alice", "failed", 4), ("alice", "failed", 9), ("bob", "failed", 2),
+                                ("carol", "solved", 0)):
+        user = getattr(fake, name)
+        await service.store.create(GameRecord(PATIENCE, f"old-{name}-{score}", [(user["id"], name)], "x", "finished",
+                                              fake.guild_id, result=result, reason="r", score=score))
+    board = (await fake.slash("leaderboard", {"variant": PATIENCE}, user=fake.carol)).text
+    lines = board.splitlines()
+    places = [line.split("**")[1] for line in lines if line[:1].isdigit()]
+    assert places == ["carol", "bob", "alice"]
+    assert "2. **bob** 2 men not home · not solved" in board and "4 men not home" in board
+    assert "9 men not home" not in board and "1. **carol** 0 men not home (game" in board
