@@ -57,7 +57,7 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
     name = rules.VARIANTS[deal.slug].name
     copy = await service.daily_copy(me, deal.slug)
     if copy is not None:
-        where = await _where(interaction.client, copy.channel_id)
+        where = await _where(interaction.client, copy.channel_id, interaction.user)
         await send(interaction, f"You already have today's {name} deal (game #{copy.id}) {where}. "
                                 f"One copy a day: only its first finish counts.", ephemeral=True)
         return
@@ -112,12 +112,18 @@ async def _private_place(interaction: discord.Interaction, service: GameService,
         return None, ""
 
 
-async def _where(client: discord.Client, channel_id: str) -> str:
-    """Where a copy is, in words a member can follow."""
+async def _where(client: discord.Client, channel_id: str, member: discord.abc.Snowflake) -> str:
+    """Where a copy is, in words a member can follow. A private thread they left is shut to
+    them: they are added to it again."""
     try:
         channel = client.get_channel(int(channel_id)) or await client.fetch_channel(int(channel_id))
     except discord.HTTPException:
         return "in a thread or DM I can no longer find"
     if isinstance(channel, discord.DMChannel):
         return "in your direct messages with me"
+    if isinstance(channel, discord.Thread):
+        try:
+            await channel.add_user(member)
+        except discord.HTTPException as error:
+            log.info("could not add %s back to thread %s (%s)", member.id, channel_id, describe(error))
     return f"in <#{channel_id}>"

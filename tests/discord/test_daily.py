@@ -221,3 +221,14 @@ async def test_the_all_time_board_keeps_unsolved_finishes_after_the_solved_ones(
     assert places == ["carol", "bob", "alice"]
     assert "2. **bob** 2 men not home · not solved" in board and "4 men not home" in board
     assert "9 men not home" not in board and "1. **carol** 0 men not home (game" in board
+
+
+async def test_asking_again_after_leaving_the_private_thread_adds_the_player_back(bot, fake, service):
+    await deal(fake, fake.alice)
+    record = await copy_of(service, fake.alice)
+    fake.threads[record.channel_id]["members"].remove(fake.alice["id"])   # she left it; a private thread stays shut
+    again = await deal(fake, fake.alice)
+    assert f"<#{record.channel_id}>" in again.reply.content
+    assert fake.alice["id"] in fake.threads[record.channel_id]["members"]
+    played = await fake.slash("move", {"move": first_move(record)}, user=fake.alice, channel=record.channel_id)
+    assert "plays" in played.text
