@@ -21,6 +21,7 @@ PRACTICE = ("Your first finish of today's deal already counts for the daily boar
             "from here on this copy is practice.")
 COUNTED = "Your first finish of today's deal counts for the daily board (/leaderboard {slug} daily:True)."
 GRID_STALE = "This grid is from an earlier position: nothing changed. Use the newest grid."
+GRID_OVER = "KingSwap! game #{game} is over: nothing changed."
 GRID_SIZE = 5
 
 # How the grid shows the men (white symbols; the king and the goal corner are also coloured).

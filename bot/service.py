@@ -1407,6 +1407,10 @@ class GameService:
     async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
         """The KingSwap! game a grid click is for, checked: same game, same position (daily.grid_ply), its player."""
         live = await self._load(channel)
+        if live is None or live.game is None or live.game.outcome is not None:
+            ended = await self._ended_here(channel)
+            if ended is not None and ended.id == game_id:
+                raise UserError(daily.GRID_OVER.format(game=game_id))
         if (live is None or live.game is None or live.record.id != game_id or daily.grid_ply(live.record) != ply
                 or live.game.outcome is not None):
             raise UserError(daily.GRID_STALE)

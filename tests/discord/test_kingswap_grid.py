@@ -145,3 +145,12 @@ async def test_a_grid_from_a_position_taken_back_changes_nothing_at_the_same_ply
     stale = await click(fake, chosen, target, fake.alice)
     assert stale.reply.ephemeral and "earlier position" in stale.reply.content
     assert (await service.store.open_game(fake.channel_id)).moves == [second]
+
+
+async def test_a_click_on_the_grid_of_a_puzzle_given_up_says_it_is_over(bot, fake, service):
+    grid = await start(fake)
+    await fake.slash("resign", user=fake.alice)
+    move = game().legal_moves()[0]
+    late = await click(fake, grid, move[:2], fake.alice)
+    assert late.reply.ephemeral and "is over" in late.reply.content and "newest grid" not in late.reply.content
+    assert (await service.store.latest(fake.channel_id)).moves == []
