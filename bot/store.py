@@ -651,8 +651,8 @@ class SqliteStore:
                               "updated_at = excluded.updated_at", (user_id, int(on), when))
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
-        rows = await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? ORDER BY id", (day, variant))
-        return [r for r in rows if r.players and r.players[0][0] == player_id]
+        return await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? "
+                                "AND json_extract(players, '$[0][0]') = ? ORDER BY id", (day, variant, player_id))
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join("?" for _ in DAILY_COLUMNS)

@@ -280,8 +280,8 @@ class PostgresStore:
                                  "updated_at = EXCLUDED.updated_at", user_id, int(on), when)
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
-        rows = await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 ORDER BY id", day, variant)
-        return [r for r in rows if r.players and r.players[0][0] == player_id]
+        return await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 "
+                                "AND players::json->0->>0 = $3 ORDER BY id", day, variant, player_id)
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join(f"${i}" for i in range(1, len(DAILY_COLUMNS) + 1))
