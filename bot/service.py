@@ -11,6 +11,7 @@ import functools
 import logging
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -33,6 +34,9 @@ RULE_CARDS = data_dir() / "rules"
 STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
 CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
 MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
+# Hints search for seconds each: they get threads of their own, so hints asked at once wait for
+# each other, never the default pool that judges moves and draws boards (asyncio.to_thread).
+HINTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kibitz-hint")
 COLOURS = ("white", "black", "random")
 EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
 
@@ -1391,7 +1395,7 @@ class GameService:
             self._seat(record, user)
             if not game.info.hints:
                 raise UserError(f"{game.info.name} has no hints.")
-            found = await asyncio.to_thread(game.hint, seconds)
+            found = await asyncio.get_running_loop().run_in_executor(HINTS, game.hint, seconds)
             if found is None:
                 return Reply(f"No hint: the search found no good move within {seconds:g} seconds. Nothing was counted.",
                              game_id=record.id)
