@@ -16,6 +16,7 @@ dealt. A daily never takes the channel's one game in play: it lives in the threa
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -24,13 +25,16 @@ from discord.ext import commands
 
 import rules
 
-from bot.service import GameService, UserError
+from bot.service import GameService, Player, UserError
 from bot.tree import answer, send
 from bot.views.challenge import drop_thread, post_reply
 from bot.views.kingswap_grid import post_grid
 from bot.views.replies import channel_key, describe, guild_key, player
 
 log = logging.getLogger(__name__)
+
+# One deal at a time per member and puzzle: a double click on Send must not open two private threads.
+_dealing: dict[tuple[str, str], asyncio.Lock] = {}
 
 NOWHERE = ("I cannot deal you a private copy: I may not open a private thread here and your direct "
            "messages are closed to me. Open your DMs to this server's members, or ask in another channel.")
@@ -54,6 +58,12 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
     me = player(interaction.user)
     await service.check_start(guild_key(interaction), variant, players=1)   # turned off here? before any thread
     deal = await service.daily_deal(variant)   # a UserError here reaches the tree: one private sentence
+    async with _dealing.setdefault((me.id, deal.slug), asyncio.Lock()):
+        await _deal(interaction, service, me, deal)
+
+
+async def _deal(interaction: discord.Interaction, service: GameService, me: Player, deal: rules.DailyDeal) -> None:
+    """Link the member's copy of `deal`, or deal it in a private place of their own."""
     name = rules.VARIANTS[deal.slug].name
     copy = await service.daily_copy(me, deal.slug)
     if copy is not None:

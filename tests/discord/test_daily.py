@@ -2,6 +2,8 @@
 finish on the daily board, and a puzzle's all-time board."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import rules
@@ -232,3 +234,11 @@ async def test_asking_again_after_leaving_the_private_thread_adds_the_player_bac
     assert fake.alice["id"] in fake.threads[record.channel_id]["members"]
     played = await fake.slash("move", {"move": first_move(record)}, user=fake.alice, channel=record.channel_id)
     assert "plays" in played.text
+
+
+async def test_asking_twice_at_once_deals_one_copy_in_one_thread(bot, fake, service):
+    first, second = await asyncio.gather(deal(fake, fake.alice), deal(fake, fake.alice))
+    record = await copy_of(service, fake.alice)
+    assert list(fake.threads) == [record.channel_id]   # no second, empty private thread left behind
+    answers = [first.reply.content, second.reply.content]
+    assert sum("already have today's" in a for a in answers) == 1 and sum("yours to play" in a for a in answers) == 1
