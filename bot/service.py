@@ -570,8 +570,8 @@ class GameService:
             else:
                 black_to_move = len(record.fen.split()) > 1 and record.fen.split()[1] == "b"
                 to_move = record.players[1 if black_to_move else 0][1]
-                last = f"last move {_age(record.updated_at, now)}" if record.moves else \
-                    f"started {_age(record.created_at, now)}"
+                last = f"last move {self._since_move(record, now)}" if record.moves else \
+                    f"started {self._since_move(record, now)}"
                 line = (f"**{name}** · {record.players[0][1]} vs {record.players[1][1]} · "
                         f"{to_move} to move · {last}")
             where = link(record) if link is not None else None
@@ -579,6 +579,14 @@ class GameService:
         if len(rows) > self.GAMES_SHOWN:
             lines.append(f"…and {len(rows) - self.GAMES_SHOWN} more.")
         return Reply("\n".join(lines))
+
+    def _since_move(self, record: GameRecord, now: datetime | None) -> str:
+        """How long ago the last move (or the start) was. A game with a clock knows it exactly:
+        its clock started then (a reminder or a draw offer saves the record later). Else the last save."""
+        deadline = self.deadline_of(record)
+        if record.move_seconds and deadline is not None:
+            return _ago(self.timer() - (deadline - record.move_seconds))
+        return _age(record.updated_at if record.moves else record.created_at, now)
 
     async def help_text(self) -> Reply:
         return Reply("\n".join([
@@ -1464,7 +1472,12 @@ def _age(stamp: str, now: datetime | None) -> str:
     then = _parse_time(stamp)
     if then is None or now is None:
         return "some time ago"
-    seconds = max(0, int((now - then).total_seconds()))
+    return _ago((now - then).total_seconds())
+
+
+def _ago(seconds: float) -> str:
+    """A span of seconds before now, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    seconds = max(0, int(seconds))
     if seconds < 60:
         return "just now"
     if seconds < 3600:
