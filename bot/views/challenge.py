@@ -116,13 +116,25 @@ async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.
 
 # -- settled challenges --------------------------------------------------------------------------
 
-def settled_text(record: GameRecord, how: str, *, by: str | None = None, where: str | None = None) -> str:
-    """What a challenge's message says once settled. `how`: "accepted", "declined", "withdrawn"
-    or "expired"; `by` who accepted; `where` a link to the game."""
+def _who_and_what(record: GameRecord) -> tuple[str, str, str]:
+    """The challenge's challenger, opponent ("anyone" for an open one) and variant name."""
     info = rules.VARIANTS.get(record.variant)
     variant = info.name if info else record.variant
     challenger = next((n for p, n in record.players if p and p == record.challenger_id), "Someone")
     other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+    return challenger, other, variant
+
+
+def challenge_line(record: GameRecord) -> str:
+    """`alice challenges bob to **Zoo Chess**.`, as announced in the server's challenge channel."""
+    challenger, other, variant = _who_and_what(record)
+    return f"{challenger} challenges {other} to **{variant}**."
+
+
+def settled_text(record: GameRecord, how: str, *, by: str | None = None, where: str | None = None) -> str:
+    """What a challenge's message says once settled. `how`: "accepted", "declined", "withdrawn"
+    or "expired"; `by` who accepted; `where` a link to the game."""
+    challenger, other, variant = _who_and_what(record)
     if how == "accepted" and by:
         other = by
     head = f"{challenger}'s challenge to {other} at **{variant}**"
