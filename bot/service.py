@@ -720,7 +720,8 @@ class GameService:
         if ended is not None:
             raise UserError(f"This game is over. {self._ended_words(ended)} Start another with /challenge "
                             f"or /puzzle; /board shows the final position.")
-        raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
+        raise UserError("No game in this channel. Start one with /puzzle or /challenge; /games links the games "
+                        "in play, each in its own thread.")
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
                              allow_challenger: bool = False) -> GameRecord:

@@ -58,6 +58,7 @@ async def test_an_accepted_challenge_is_played_in_a_public_thread_of_its_own(bot
     assert "alice plays **e4**" in played.reply.content and played.reply.channel_id == thread_id
     elsewhere = await fake.slash("move", {"move": "e5"}, user=fake.bob)
     assert elsewhere.reply.ephemeral and "No game in this channel" in elsewhere.reply.content
+    assert "/games links the games in play" in elsewhere.reply.content   # where to find the thread
 
 
 async def test_many_games_run_side_by_side_in_one_channel(bot, fake):
