@@ -663,7 +663,8 @@ class GameService:
             self._live.pop(channel, None)
             return None
         try:
-            live = self._revive(record)
+            # replaying a long game takes a while (Balanced Swap: ~3 ms a turn): keep it off the loop
+            live = await asyncio.to_thread(self._revive, record)
         except Exception as exc:   # a rules change made it unplayable, or its variant is gone
             await self._suspend(record, exc)
             self._live.pop(channel, None)

@@ -1,6 +1,7 @@
 """Deadlines over the in-memory store: challenge expiry, the reminder at a quarter of the time
 left, loss on time, and what a move made first changes. Time is a clock the tests move."""
 import asyncio
+import threading
 
 import pytest
 
@@ -181,3 +182,23 @@ async def test_the_next_due_is_the_stores_earliest(timed, clock):
 @pytest.fixture
 def store():
     return InMemoryStore()
+
+
+async def test_a_game_restored_for_its_deadline_is_replayed_off_the_event_loop(store, clock, monkeypatch):
+    """After a restart the scheduler may revive many games in a row; a long replay must not stall the bot."""
+    first = GameService(store, renderer=fake_png, timer=clock, move_deadline=DAY)
+    game_id = await started(first)
+    await first.move(CHANNEL, ALICE, "e4")
+    replayed_in: list[threading.Thread] = []
+    revive = GameService._revive
+
+    def spied(self, record):
+        replayed_in.append(threading.current_thread())
+        return revive(self, record)
+
+    monkeypatch.setattr(GameService, "_revive", spied)
+    restarted = GameService(store, renderer=fake_png, timer=clock, move_deadline=DAY)
+    clock.now += DAY
+    assert [event.kind for event in await restarted.due_events()] == ["timeout"]
+    assert replayed_in and threading.main_thread() not in replayed_in
+    assert (await store.get(game_id)).reason == "time"
