@@ -257,8 +257,9 @@ class GameService:
             how = " (drawn at random)" if drawn else ""
             who = opponent.name if opponent is not None else "Anyone"
             answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
+            clock = f"{duration(record.move_seconds)} per move. " if record.move_seconds else ""
             return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
-                         f"{challenger.name} would play {colour.capitalize()}{how}. {answer}",
+                         f"{challenger.name} would play {colour.capitalize()}{how}. {clock}{answer}",
                          game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
                          ping=opponent.id if opponent is not None else None)
 

@@ -63,7 +63,7 @@ async def test_colour_is_random_by_default_and_said(bot, fake, service):
 async def test_colour_and_days_are_kept(bot, fake, service):
     log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "black", "days": 5},
                            user=fake.alice)
-    assert "alice would play Black." in log.reply.content
+    assert "alice would play Black. 5 days per move. bob, accept or decline." in log.reply.content
     record = await service.game_record(game_id_of(log))
     assert record.players[1][0] == fake.alice["id"] and record.move_seconds == 5 * 86400
 
