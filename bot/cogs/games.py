@@ -193,7 +193,7 @@ async def announce_challenge(interaction: discord.Interaction, service: GameServ
         guild = guild_key(interaction)
         announce = (await service.server_settings(guild)).announce if guild else None
         record = await service.game_record(reply.game_id) if announce else None
-        if record is not None and announce != channel_key(interaction):
+        if announce and record is not None and announce != channel_key(interaction):
             channel = interaction.client.get_partial_messageable(int(announce))
             await channel.send(f"New challenge in <#{channel_key(interaction)}>: {challenge_line(record)} "
                                f"{message.jump_url}")

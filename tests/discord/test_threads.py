@@ -71,6 +71,19 @@ async def test_many_games_run_side_by_side_in_one_channel(bot, fake):
     assert "alice plays **e4**" in one.reply.content and "carol plays **d4**" in two.reply.content
 
 
+async def test_two_members_accepting_an_open_challenge_at_once_make_one_thread(bot, fake):
+    made = await fake.slash("challenge", {"variant": "standard", "colour": "white"}, user=fake.alice)
+    answers = await asyncio.gather(
+        fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message),
+        fake.click(button(made, "Accept"), user=fake.carol, message=made.reply.message))
+    [won] = [a for a in answers if not a.reply.ephemeral]
+    [lost] = [a for a in answers if a.reply.ephemeral]
+    winner = "bob" if "bob accepts" in won.reply.content else "carol"
+    assert lost.reply.content == "That challenge is no longer open."
+    assert [t["name"] for t in fake.threads.values()] == [f"alice vs {winner} · Standard chess"]
+    assert len(fake.requests_to(r"POST /channels/\d+/threads")) == 1   # none made and dropped for carol
+
+
 async def test_a_long_thread_name_is_cut_to_discords_limit(bot, fake):
     long_name = fake.add_member("x" * 90)
     await challenge_and_accept(fake, long_name, fake.bob)
