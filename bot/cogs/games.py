@@ -114,6 +114,8 @@ class Games(commands.Cog):
                         colour: Literal["white", "black", "random"] = "random",
                         days: app_commands.Range[int, 1, 14] | None = None) -> None:
         async def work() -> Reply:
+            if interaction.guild_id is None:   # nobody else sees a DM with the bot: the challenge would go unseen
+                raise UserError("Challenges are made in a server channel, where your opponent can see them.")
             if opponent is not None and opponent.bot:
                 raise UserError("Bots do not play here; challenge a person.")
             return await self.service.challenge(channel_key(interaction), player(interaction.user),

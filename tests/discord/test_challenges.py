@@ -163,3 +163,12 @@ async def test_names_show_as_typed_and_never_ping(bot, fake: FakeDiscord, servic
 async def test_a_bot_cannot_be_challenged(bot, fake):
     log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bot_user}, user=fake.alice)
     assert log.reply.ephemeral and "Bots" in log.reply.content
+
+
+async def test_a_challenge_in_a_direct_message_is_refused(bot, fake, service):
+    """Nobody but the challenger sees a DM with the bot: the opponent would never hear of it."""
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice,
+                           channel=fake.dm_channel_of(fake.alice))
+    assert log.reply.ephemeral and log.reply.content == \
+        "Challenges are made in a server channel, where your opponent can see them."
+    assert await service.store.open_in_guild(None) == []
