@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.discord.conftest import running_bot
+
 pytestmark = pytest.mark.asyncio
+
+SEND_MESSAGES = 1 << 11
 
 
 def button(log, label: str) -> str:
@@ -87,3 +91,14 @@ async def test_an_announced_challenge_names_its_challenger_in_full(bot, fake):
     link = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{log.reply.message['id']}"
     assert announced.content == \
         f"New challenge in <#{fake.channel_id}>: Dr. Who challenges bob to **Standard chess**. {link}"
+
+
+async def test_an_announce_channel_the_bot_may_not_post_in_is_refused(fake, service):
+    closed = fake.add_channel("announcements")
+    fake.channels[closed]["permission_overwrites"].append(
+        {"id": fake.app_id, "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)})
+    async with running_bot(fake, service):
+        log = await fake.slash("settings", {"announce": closed}, user=fake.alice)
+    assert log.reply.ephemeral and log.reply.content == \
+        f"I cannot post in <#{closed}>: let me send messages there, or choose another channel."
+    assert await service.store.settings(fake.guild_id) == {}
