@@ -81,7 +81,7 @@ class DueSignal:
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
-        self.until: float | None = None   # when the scheduler means to wake; None: no deadline known
+        self.until: float | None = None   # when the scheduler means to wake; None: not asleep yet (any save wakes it)
 
     def note(self, due_at: float | None) -> None:
         if due_at is not None and (self.until is None or due_at < self.until):
