@@ -172,3 +172,14 @@ async def test_a_challenge_in_a_direct_message_is_refused(bot, fake, service):
     assert log.reply.ephemeral and log.reply.content == \
         "Challenges are made in a server channel, where your opponent can see them."
     assert await service.store.open_in_guild(None) == []
+
+
+async def test_another_member_cannot_accept_or_decline_a_challenge_to_someone_else(bot, fake, service):
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    accept = await fake.click(button(log, "Accept"), user=fake.carol, message=log.reply.message)
+    assert accept.reply.ephemeral and accept.reply.content == f"Only <@{fake.bob['id']}> can accept this challenge."
+    decline = await fake.click(button(log, "Decline"), user=fake.carol, message=log.reply.message)
+    assert decline.reply.ephemeral and "can decline this challenge" in decline.reply.content
+    assert (await service.game_record(game_id_of(log))).status == "challenge"
+    assert {c["label"] for c in fake.messages[log.reply.message["id"]]["components"][0]["components"]} == \
+        {"Accept", "Decline"}   # the message is untouched
