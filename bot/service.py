@@ -728,12 +728,14 @@ class GameService:
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
                              allow_challenger: bool = False) -> GameRecord:
         """The challenge `user` answers: game `game_id`, else the one challenge waiting for them in `channel`."""
+        # a challenge past its time is over, even before the scheduler marks it (after a restart, say)
+        now = self.timer()
         if game_id is not None:
             record = await self.store.get(game_id)
-            if record is None or record.status != "challenge":
+            if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
                 raise UserError("That challenge is no longer open.")
         else:
-            here = await self.store.challenges(channel)
+            here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
             waiting = [r for r in here if self._may_answer(r, user, allow_challenger)]
             if not waiting and any(r.challenger_id == user.id for r in here):
                 raise UserError("You cannot accept your own challenge; the challenge is not for you.")

@@ -5,7 +5,7 @@ import threading
 
 import pytest
 
-from bot.service import GameService, Player, duration
+from bot.service import GameService, Player, UserError, duration
 from bot.store import InMemoryStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
@@ -58,6 +58,19 @@ async def test_an_expired_challenge_can_no_longer_be_accepted(timed, clock):
     await timed.due_events()
     with pytest.raises(Exception, match="no longer open"):
         await timed.accept(CHANNEL, BOB, game_id)
+
+
+async def test_a_challenge_past_its_time_cannot_be_accepted_even_before_it_is_marked_expired(timed, store, clock):
+    """After a restart its buttons are still live until the scheduler's first round: they are refused."""
+    game_id = (await timed.challenge(CHANNEL, ALICE, BOB, "standard")).game_id
+    clock.now += 600
+    with pytest.raises(UserError, match="no longer open"):
+        await timed.accept(CHANNEL, BOB, game_id)
+    with pytest.raises(UserError, match="No challenge waits for you here"):
+        await timed.accept(CHANNEL, BOB)
+    assert (await store.get(game_id)).status == "challenge"
+    [event] = await timed.due_events()
+    assert event.kind == "expired"
 
 
 async def test_an_accepted_challenge_does_not_expire(timed, store, clock):
