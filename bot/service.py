@@ -596,9 +596,11 @@ class GameService:
             "accepted, it gets a thread of its own.",
             "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
             "buttons under the board.",
-            "`/board`, `/draw`, `/resign`, `/undo` (puzzles): the game of this channel or thread.",
+            "`/board`, `/draw`, `/resign`, `/takeback` (asks your opponent): the game of this channel or thread; "
+            "`/undo` and `/hint` in puzzles.",
             "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
-            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers.",
+            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers; "
+            "`/abort`: for moderators.",
             "`/variants` lists every variant; `/rules variant` explains one."]))
 
     async def _ended_here(self, channel: str) -> GameRecord | None:

@@ -186,3 +186,5 @@ async def test_help_points_to_variants_and_rules(bot, fake):
     log = await fake.slash("help", user=fake.bob)
     assert "/variants" in log.reply.content and "/rules" in log.reply.content
     assert len(log.reply.content.splitlines()) <= 10
+    missing = [c["name"] for c in fake.commands if c["name"] != "help" and f"/{c['name']}" not in log.reply.content]
+    assert missing == []   # every command is named, so a newcomer learns it exists
