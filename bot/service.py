@@ -940,9 +940,7 @@ class GameService:
         record, so a move made meanwhile, or another process, wins and nothing fires twice."""
         now = self.timer() if now is None else now
         events: list[DueEvent] = []
-        for record in await self.store.due(now):
-            if owns is not None and not owns(record.guild_id):
-                continue
+        for record in await self._due_here(now, owns):
             try:
                 event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
             except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
@@ -956,6 +954,19 @@ class GameService:
 
     async def next_due(self) -> float | None:
         return await self.store.next_due()
+
+    DUE_PAGE = 100   # due records read at a time
+
+    async def _due_here(self, now: float, owns: Callable[[str | None], bool] | None) -> list[GameRecord]:
+        """The due records of the guilds `owns` accepts. Where a whole page is other processes'
+        (one of them down a while, its deadlines piling up), read further rather than see none."""
+        limit = self.DUE_PAGE
+        while True:
+            rows = await self.store.due(now, limit)
+            mine = [r for r in rows if owns is None or owns(r.guild_id)]
+            if mine or len(rows) < limit:
+                return mine
+            limit *= 4
 
     async def _expire(self, record: GameRecord) -> DueEvent:
         before = record.copy()

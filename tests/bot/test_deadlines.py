@@ -8,7 +8,7 @@ import pytest
 from bot.service import GameService, Player, UserError, duration
 from bot.store import InMemoryStore
 
-from .conftest import ALICE, BOB, CHANNEL, fake_png
+from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
 
 pytestmark = pytest.mark.asyncio
 
@@ -160,6 +160,17 @@ async def test_only_the_guilds_a_process_owns_are_served(timed, store, clock):
     assert await timed.due_events(owns=lambda guild: guild == "g2") == []
     assert [e.kind for e in await timed.due_events(owns=lambda guild: guild == "g1")] == ["timeout"]
     assert (await store.get(game_id)).result == "0-1"
+
+
+async def test_deadlines_of_this_process_fire_behind_a_full_page_of_other_processes_ones(timed, store, clock):
+    """Another shard's process is down and its overdue challenges fill the first page of due records."""
+    for _ in range(100):   # a whole page of due records (GameService.DUE_PAGE)
+        await timed.challenge(CHANNEL, ALICE, BOB, "standard", guild="g2")
+    clock.now += 1
+    mine = (await timed.challenge(CHANNEL, CAROL, BOB, "standard", guild="g1")).game_id
+    clock.now += 600
+    [event] = await timed.due_events(owns=lambda guild: guild == "g1")
+    assert event.kind == "expired" and event.record.id == mine
 
 
 async def test_a_member_who_turned_pings_off_is_reminded_without_a_ping(timed, store, clock):
