@@ -85,7 +85,7 @@ class DueSignal:
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
-        self.until: float | None = None   # when the scheduler means to wake; None: no deadline known
+        self.until: float | None = None   # when the scheduler means to wake; None: not asleep yet (any save wakes it)
 
     def note(self, due_at: float | None) -> None:
         if due_at is not None and (self.until is None or due_at < self.until):
@@ -261,8 +261,9 @@ class GameService:
             how = " (drawn at random)" if drawn else ""
             who = opponent.name if opponent is not None else "Anyone"
             answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
+            clock = f"{duration(record.move_seconds)} per move. " if record.move_seconds else ""
             return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
-                         f"{challenger.name} would play {colour.capitalize()}{how}. {answer}",
+                         f"{challenger.name} would play {colour.capitalize()}{how}. {clock}{answer}",
                          game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
                          ping=opponent.id if opponent is not None else None)
 
@@ -574,8 +575,8 @@ class GameService:
             else:
                 black_to_move = len(record.fen.split()) > 1 and record.fen.split()[1] == "b"
                 to_move = record.players[1 if black_to_move else 0][1]
-                last = f"last move {_age(record.updated_at, now)}" if record.moves else \
-                    f"started {_age(record.created_at, now)}"
+                last = f"last move {self._since_move(record, now)}" if record.moves else \
+                    f"started {self._since_move(record, now)}"
                 line = (f"**{name}** · {record.players[0][1]} vs {record.players[1][1]} · "
                         f"{to_move} to move · {last}")
             where = link(record) if link is not None else None
@@ -584,6 +585,14 @@ class GameService:
             lines.append(f"…and {len(rows) - self.GAMES_SHOWN} more.")
         return Reply("\n".join(lines))
 
+    def _since_move(self, record: GameRecord, now: datetime | None) -> str:
+        """How long ago the last move (or the start) was. A game with a clock knows it exactly:
+        its clock started then (a reminder or a draw offer saves the record later). Else the last save."""
+        deadline = self.deadline_of(record)
+        if record.move_seconds and deadline is not None:
+            return _ago(self.timer() - (deadline - record.move_seconds))
+        return _age(record.updated_at if record.moves else record.created_at, now)
+
     async def help_text(self) -> Reply:
         return Reply("\n".join([
             "**Kibitz** hosts chess variants with the rules enforced.",
@@ -591,9 +600,11 @@ class GameService:
             "accepted, it gets a thread of its own.",
             "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
             "buttons under the board.",
-            "`/board`, `/draw`, `/resign`, `/undo` (puzzles): the game of this channel or thread.",
+            "`/board`, `/draw`, `/resign`, `/takeback` (asks your opponent): the game of this channel or thread; "
+            "`/undo` and `/hint` in puzzles.",
             "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
-            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers.",
+            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers; "
+            "`/abort`: for moderators.",
             "`/variants` lists every variant; `/rules variant` explains one."]))
 
     async def _ended_here(self, channel: str) -> GameRecord | None:
@@ -659,7 +670,8 @@ class GameService:
             self._live.pop(channel, None)
             return None
         try:
-            live = self._revive(record)
+            # replaying a long game takes a while (Balanced Swap: ~3 ms a turn): keep it off the loop
+            live = await asyncio.to_thread(self._revive, record)
         except Exception as exc:   # a rules change made it unplayable, or its variant is gone
             await self._suspend(record, exc)
             self._live.pop(channel, None)
@@ -716,17 +728,20 @@ class GameService:
         if ended is not None:
             raise UserError(f"This game is over. {self._ended_words(ended)} Start another with /challenge "
                             f"or /puzzle; /board shows the final position.")
-        raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
+        raise UserError("No game in this channel. Start one with /puzzle or /challenge; /games links the games "
+                        "in play, each in its own thread.")
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
                              allow_challenger: bool = False) -> GameRecord:
         """The challenge `user` answers: game `game_id`, else the one challenge waiting for them in `channel`."""
+        # a challenge past its time is over, even before the scheduler marks it (after a restart, say)
+        now = self.timer()
         if game_id is not None:
             record = await self.store.get(game_id)
-            if record is None or record.status != "challenge":
+            if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
                 raise UserError("That challenge is no longer open.")
         else:
-            here = await self.store.challenges(channel)
+            here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
             waiting = [r for r in here if self._may_answer(r, user, allow_challenger)]
             if not waiting and any(r.challenger_id == user.id for r in here):
                 raise UserError("You cannot accept your own challenge; the challenge is not for you.")
@@ -929,9 +944,7 @@ class GameService:
         record, so a move made meanwhile, or another process, wins and nothing fires twice."""
         now = self.timer() if now is None else now
         events: list[DueEvent] = []
-        for record in await self.store.due(now):
-            if owns is not None and not owns(record.guild_id):
-                continue
+        for record in await self._due_here(now, owns):
             try:
                 event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
             except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
@@ -945,6 +958,19 @@ class GameService:
 
     async def next_due(self) -> float | None:
         return await self.store.next_due()
+
+    DUE_PAGE = 100   # due records read at a time
+
+    async def _due_here(self, now: float, owns: Callable[[str | None], bool] | None) -> list[GameRecord]:
+        """The due records of the guilds `owns` accepts. Where a whole page is other processes'
+        (one of them down a while, its deadlines piling up), read further rather than see none."""
+        limit = self.DUE_PAGE
+        while True:
+            rows = await self.store.due(now, limit)
+            mine = [r for r in rows if owns is None or owns(r.guild_id)]
+            if mine or len(rows) < limit:
+                return mine
+            limit *= 4
 
     async def _expire(self, record: GameRecord) -> DueEvent:
         before = record.copy()
@@ -1474,7 +1500,12 @@ def _age(stamp: str, now: datetime | None) -> str:
     then = _parse_time(stamp)
     if then is None or now is None:
         return "some time ago"
-    seconds = max(0, int((now - then).total_seconds()))
+    return _ago((now - then).total_seconds())
+
+
+def _ago(seconds: float) -> str:
+    """A span of seconds before now, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    seconds = max(0, int(seconds))
     if seconds < 60:
         return "just now"
     if seconds < 3600:

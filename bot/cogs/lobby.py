@@ -78,6 +78,9 @@ class Lobby(commands.Cog):
                 raise UserError("Settings belong to a server; there are none in direct messages.")
             if not interaction.permissions.manage_guild:
                 raise UserError("Only members with the Manage Server permission can use /settings.")
+            if announce is not None and not announce.permissions_for(announce.guild.me).send_messages:
+                raise UserError(f"I cannot post in {announce.mention}: let me send messages there, or choose "
+                                f"another channel.")
             guild = guild_key(interaction)
             if (enable, disable, threads, days, announce, stop_announcing) == (None, None, None, None, None, False):
                 return await self.service.show_settings(guild, channel_mention)

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.discord.conftest import running_bot
+
 pytestmark = pytest.mark.asyncio
+
+SEND_MESSAGES = 1 << 11
 
 
 def button(log, label: str) -> str:
@@ -74,3 +78,27 @@ async def test_settings_are_kept_per_server_in_the_store(bot, fake, service):
                                                            "announce": None}
     bad = await fake.slash("settings", {"disable": "nonesuch"}, user=fake.alice)
     assert bad.reply.ephemeral and "don't know a variant" in bad.reply.content
+
+
+async def test_an_announced_challenge_names_its_challenger_in_full(bot, fake):
+    lobby = fake.add_channel("lobby")
+    await fake.wait_until(lambda: bot.get_channel(int(lobby)))
+    await fake.slash("settings", {"announce": lobby}, user=fake.alice)
+    doctor = fake.add_member("Dr. Who")
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=doctor)
+    await fake.wait_until(lambda: fake.messages_in(lobby))
+    [announced] = fake.messages_in(lobby)
+    link = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{log.reply.message['id']}"
+    assert announced.content == \
+        f"New challenge in <#{fake.channel_id}>: Dr. Who challenges bob to **Standard chess**. {link}"
+
+
+async def test_an_announce_channel_the_bot_may_not_post_in_is_refused(fake, service):
+    closed = fake.add_channel("announcements")
+    fake.channels[closed]["permission_overwrites"].append(
+        {"id": fake.app_id, "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)})
+    async with running_bot(fake, service):
+        log = await fake.slash("settings", {"announce": closed}, user=fake.alice)
+    assert log.reply.ephemeral and log.reply.content == \
+        f"I cannot post in <#{closed}>: let me send messages there, or choose another channel."
+    assert await service.store.settings(fake.guild_id) == {}
