@@ -557,7 +557,8 @@ class GameService:
     async def games(self, guild: str | None, link: Callable[[GameRecord], str | None] | None = None) -> Reply:
         """The server's games in play and waiting challenges: variant, players, whose turn, age
         of the last move, and `link(record)` where the front end can point to it."""
-        rows = await self.store.open_in_guild(guild)
+        # A daily copy is played in private (nobody sees another's solution): not listed.
+        rows = [r for r in await self.store.open_in_guild(guild) if r.daily is None]
         if not rows:
             return Reply("No games or challenges are open here. Start one with /challenge or /puzzle.")
         now = _parse_time(self.clock())

@@ -224,3 +224,11 @@ async def test_a_members_daily_copy_is_found_without_reading_everyone_elses(kind
         assert await store.daily_games("2026-03-14", "kingswap", "nobody") == []
     finally:
         await store.close()
+
+
+async def test_games_leaves_out_daily_copies_played_in_private(svc):
+    await svc.start_puzzle("open-table", CAROL, "kingswap", seed=3, guild="g")
+    await svc.start_daily("t-alice", ALICE, PATIENCE, guild="g")
+    listing = (await svc.games("g")).text
+    assert "(1)" in listing and "carol" in listing
+    assert "alice" not in listing and "Solitary" not in listing
