@@ -73,6 +73,7 @@ class Reply:
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
     ping: str | None = None                        # id of the one member this answer should notify
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
+    asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
 
 
 class DueSignal:
@@ -352,8 +353,9 @@ class GameService:
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
     @_tells_notices
-    async def draw(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
-        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign."""
+    async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
+        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign.
+        `accept_only` (the Accept draw button under an offer): accept a standing offer, never make one."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
@@ -361,6 +363,8 @@ class GameService:
             if record.solo:
                 raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
             colour = self._seat(record, user)
+            if accept_only and not record.draw_offer:
+                raise UserError("That draw offer no longer stands: nothing was done.")
             before = record.copy()
             claim = game.claimable_draw() if game.turn == colour else None
             if claim:
@@ -854,7 +858,9 @@ class GameService:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
             lines.append(f"Last move: {label}")
-        if outcome is None:
+        if outcome is None and record.status == "aborted":
+            pass   # no result and no one to move: _final_board says it was aborted
+        elif outcome is None:
             if record.solo:
                 lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())
             else:
@@ -899,7 +905,7 @@ class GameService:
     @staticmethod
     def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
         """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
-        if record.solo:
+        if record.solo or record.status == "aborted":
             return ()
         if game.outcome is None:
             return ("draw", "resign")
@@ -1010,15 +1016,19 @@ class GameService:
             other = next(name for pid, name in record.players if pid != user.id)
             what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
             return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
-                         f"any move declines.", game_id=record.id, controls=("takeback",))
+                         f"any move declines.", game_id=record.id, controls=("takeback",),
+                         ply=len(record.moves), asker=user.id)
 
     @staticmethod
     def _takeback_plies(game: Game, colour: str) -> int:
         return 2 if game.turn == colour else 1
 
     @_tells_notices
-    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool) -> Reply:
-        """The opponent accepts or declines a takeback request (the asker may withdraw it)."""
+    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool,
+                              ply: int | None = None, asker: str | None = None) -> Reply:
+        """The opponent accepts or declines a takeback request (the asker may withdraw it).
+        `ply` and `asker` (from the request's buttons): the request answered must be the one that
+        was made by `asker` after `ply` moves, not a later one."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
@@ -1027,6 +1037,9 @@ class GameService:
             asker_id = record.takeback_offer
             if not asker_id:
                 raise UserError("No takeback request stands in this game.")
+            if (ply is not None and ply != len(record.moves)) or (asker is not None and asker != asker_id):
+                raise UserError("That takeback request is no longer open: nothing was changed. "
+                                "Answer the newest one.")
             if accept and user.id == asker_id:
                 raise UserError("Your opponent answers your takeback request.")
             asker = next(name for pid, name in record.players if pid == asker_id)
@@ -1083,16 +1096,17 @@ class GameService:
             raise UserError("A rematch is offered once a two-player game is over.")
         colour = self._seat(record, user)
         other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
-        for waiting in await self.store.challenges(channel):
-            if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
-                if waiting.challenger_id == user.id:
-                    raise UserError("Your rematch challenge is already waiting.")
-                raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
-        seconds = record.move_seconds
-        days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
-        return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
-                                    guild=record.guild_id, colour=rules.BLACK if colour == rules.WHITE else rules.WHITE,
-                                    days=days)
+        async with self._lock(f"rematch:{game_id}"):   # both players pressing at once: one challenge
+            for waiting in await self.store.challenges(channel):
+                if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
+                    if waiting.challenger_id == user.id:
+                        raise UserError("Your rematch challenge is already waiting.")
+                    raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
+            seconds = record.move_seconds
+            days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
+            return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
+                                        guild=record.guild_id,
+                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
 
     async def flipped_board(self, channel: str) -> Reply:
         """The game shown here turned round (Black at the bottom), for one player's eyes only."""

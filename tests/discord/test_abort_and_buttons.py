@@ -56,6 +56,14 @@ async def test_a_moderator_aborts_a_game_by_number_from_another_channel(bot, fak
     assert (await service.store.get(1)).status == "aborted"
 
 
+async def test_an_aborted_games_board_has_no_buttons_and_no_player_to_move(bot, fake):
+    thread, _ = await begin(fake)
+    await fake.slash("abort", user=fake.moderator, channel=thread)
+    shown = await fake.slash("board", user=fake.bob, channel=thread)
+    assert "It was aborted: no result, no rating." in shown.reply.content
+    assert "to move" not in shown.reply.content and labels(shown.reply.message) == []
+
+
 async def test_abort_is_refused_privately_and_at_once_to_a_player_without_manage_threads(bot, fake, service):
     thread, _ = await begin(fake)
     refused = await fake.slash("abort", user=fake.bob, channel=thread)
@@ -76,9 +84,21 @@ async def test_a_draw_offered_by_button_stands_through_the_offerers_move_and_is_
     assert "alice offers a draw" in offered.reply.content and labels(offered.reply.message) == ["Accept draw"]
     await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
     assert (await service.store.get(1)).draw_offer == fake.alice["id"]
-    agreed = await fake.click("kibitz:draw:1", user=fake.bob, message=offered.reply.message)
+    agreed = await fake.click(button(offered, "Accept draw"), user=fake.bob, message=offered.reply.message)
     assert "bob accepts the draw" in agreed.reply.content and "**Draw**" in agreed.reply.content
     assert labels(agreed.reply.message) == ["Rematch"]
+
+
+async def test_accept_draw_under_an_offer_that_no_longer_stands_offers_nothing(bot, fake, service):
+    thread, board = await begin(fake)
+    offered = await fake.click("kibitz:draw:1", user=fake.alice, message=board)
+    for user, move in [(fake.alice, "e4"), (fake.bob, "e5")]:   # bob's move declines the offer
+        await fake.slash("move", {"move": move}, user=user, channel=thread)
+    late = await fake.click(button(offered, "Accept draw"), user=fake.bob, message=offered.reply.message)
+    assert late.reply.ephemeral and late.reply.content == "That draw offer no longer stands: nothing was done."
+    record = await service.store.get(1)
+    assert (record.status, record.draw_offer) == ("active", None)
+    assert not [m for m in fake.messages_in(thread) if "bob offers a draw" in m.content]
 
 
 async def test_resign_asks_privately_for_a_confirmation_first(bot, fake, service):

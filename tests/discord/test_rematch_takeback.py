@@ -112,6 +112,34 @@ async def test_takeback_refusals_are_private_and_immediate(bot, fake):
     assert not [m for m in fake.messages_in(thread) if "take back" in m.content and not m.ephemeral]
 
 
+async def test_an_old_takeback_requests_buttons_do_not_answer_a_later_request(bot, fake, service):
+    thread = await begin(fake)
+    await play(fake, thread, "e4", "e5", "Nf3")
+    first = await fake.slash("takeback", user=fake.alice, channel=thread)   # her Nf3 alone
+    await fake.slash("move", {"move": "Nc6"}, user=fake.bob, channel=thread)   # bob's move declines it
+    second = await fake.slash("takeback", user=fake.alice, channel=thread)
+    assert "take back `g1f3` and `b8c6`" in second.reply.content
+    for label in ("Accept", "Decline"):
+        old = await fake.click(button(first, label), user=fake.bob, message=first.reply.message)
+        assert old.reply.ephemeral and "That takeback request is no longer open" in old.reply.content
+    record = await service.store.latest(thread)
+    assert record.moves == ["e2e4", "e7e5", "g1f3", "b8c6"] and record.takeback_offer == fake.alice["id"]
+    accepted = await fake.click(button(second, "Accept"), user=fake.bob, message=second.reply.message)
+    assert "bob accepts the takeback" in accepted.reply.content
+    assert (await service.store.latest(thread)).moves == ["e2e4", "e7e5"]
+
+
+async def test_the_askers_own_old_request_does_not_accept_the_opponents_request(bot, fake, service):
+    thread = await begin(fake)
+    await play(fake, thread, "e4", "e5", "Nf3")
+    hers = await fake.slash("takeback", user=fake.alice, channel=thread)
+    await fake.click(button(hers, "Decline"), user=fake.bob, message=hers.reply.message)
+    await fake.slash("takeback", user=fake.bob, channel=thread)   # same position, bob asks now
+    old = await fake.click(button(hers, "Accept"), user=fake.alice, message=hers.reply.message)
+    assert old.reply.ephemeral and "no longer open" in old.reply.content
+    assert (await service.store.latest(thread)).moves == ["e2e4", "e7e5", "g1f3"]
+
+
 async def test_the_rematch_button_works_after_a_restart(fake, service):
     async with running_bot(fake, service):
         thread = await begin(fake)
