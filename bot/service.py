@@ -475,24 +475,27 @@ class GameService:
         turns every variant back on; `days` 0 goes back to the bot's default."""
         if guild is None:
             raise UserError("Settings belong to a server; there are none in direct messages.")
-        current = await self.server_settings(guild)
-        disabled = set(current.disabled)
-        if enable is not None:
-            if enable.strip().lower() == "all":
-                disabled.clear()
-            else:
-                disabled.discard(self._variant(enable).slug)
-        if disable is not None:
-            disabled.add(self._variant(disable).slug)
-        if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
-            raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
-        changed = ServerSettings(
-            disabled=frozenset(disabled),
-            threads=current.threads if threads is None else threads,
-            days=current.days if days is None else (days or None),
-            announce=None if stop_announcing else (announce or current.announce))
-        if changed != current:
-            await self.store.save_settings(guild, changed.to_dict(), self.clock())
+        async with self._lock(f"settings:{guild}"):   # read, change, write: two changes at once both stay
+            current = await self.server_settings(guild)
+            disabled = set(current.disabled)
+            if enable is not None:
+                if enable.strip().lower() == "all":
+                    disabled.clear()
+                else:
+                    disabled.discard(self._variant(enable).slug)
+            if disable is not None:
+                if disable.strip().lower() == "all":
+                    raise UserError("Turn variants off one at a time; `enable all` turns them all back on.")
+                disabled.add(self._variant(disable).slug)
+            if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
+                raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
+            changed = ServerSettings(
+                disabled=frozenset(disabled),
+                threads=current.threads if threads is None else threads,
+                days=current.days if days is None else (days or None),
+                announce=None if stop_announcing else (announce or current.announce))
+            if changed != current:
+                await self.store.save_settings(guild, changed.to_dict(), self.clock())
         head = "Settings saved." if changed != current else "Nothing changed."
         return Reply(f"{head}\n{self._settings_text(changed, channel_name)}", ephemeral=True)
 
