@@ -1112,8 +1112,17 @@ class GameService:
                                         colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
 
     async def flipped_board(self, channel: str) -> Reply:
-        """The game shown here turned round (Black at the bottom), for one player's eyes only."""
-        record = await self._shown_game(channel)
+        """The game shown here turned round (Black at the bottom), for one player's eyes only: the
+        one /board shows (the game in play, else the one that ended here, aborted ones too)."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is not None and live.game is not None:
+                record = live.record.copy()
+            else:
+                ended = await self._ended_here(channel)
+                if ended is None:
+                    await self._no_game(channel)
+                record = ended
         try:
             game = await asyncio.to_thread(lambda: self._revive(record).playing)
             view = game.view()

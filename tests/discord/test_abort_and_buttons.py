@@ -167,3 +167,17 @@ async def test_board_flip_shows_the_caller_alone_black_at_the_bottom(bot, fake, 
     assert flipped.reply.ephemeral and "seen from Black's side" in flipped.reply.content
     assert flipped.reply.files and drawn == [rules.BLACK]
     assert not [m for m in fake.messages_in(thread) if "Black's side" in m.content and not m.ephemeral]
+
+
+async def test_board_flip_shows_the_game_board_shows_after_an_abort_and_waits_for_a_challenge(bot, fake):
+    fake.deny_threads()   # games in place: the channel's earlier game must not be shown instead
+    first = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    waiting = await fake.slash("board", {"flip": True}, user=fake.bob)
+    assert waiting.reply.ephemeral and "The challenge has not been accepted yet" in waiting.reply.content
+    await fake.click(button(first, "Accept"), user=fake.bob, message=first.reply.message)
+    await fake.slash("resign", user=fake.alice)
+    second = await fake.slash("challenge", {"variant": "zoo", "opponent": fake.bob}, user=fake.alice)
+    await fake.click(button(second, "Accept"), user=fake.bob, message=second.reply.message)
+    await fake.slash("abort", user=fake.moderator)
+    flipped = await fake.slash("board", {"flip": True}, user=fake.bob)
+    assert flipped.reply.ephemeral and "**Zoo Chess** · game #2, seen from Black's side" in flipped.reply.content
