@@ -1099,6 +1099,10 @@ class GameService:
             raise UserError("A rematch is offered once a two-player game is over.")
         colour = self._seat(record, user)
         other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
+        async with self._lock(channel):
+            live = await self._load(channel)
+        if live is not None and live.game is not None:   # a challenge here could not be accepted here
+            raise UserError(f"Game #{live.record.id} is in play here; a rematch can be offered once it is over.")
         async with self._lock(f"rematch:{game_id}"):   # both players pressing at once: one challenge
             for waiting in await self.store.challenges(channel):
                 if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:

@@ -75,6 +75,20 @@ async def test_a_rematch_is_not_for_onlookers_and_is_offered_once(bot, fake):
     assert again.reply.ephemeral and "alice has already offered a rematch" in again.reply.content
 
 
+async def test_an_old_rematch_button_is_refused_while_the_rematch_is_played_there(bot, fake, service):
+    thread = await begin(fake)
+    resigned = await fake.slash("resign", user=fake.bob, channel=thread)
+    rematch = await fake.click(button(resigned, "Rematch"), user=fake.bob, message=resigned.reply.message)
+    await fake.click(button(rematch, "Accept"), user=fake.alice, message=rematch.reply.message)
+    again = await fake.click(button(resigned, "Rematch"), user=fake.alice, message=resigned.reply.message)
+    assert again.reply.ephemeral and again.reply.content == \
+        "Game #2 is in play here; a rematch can be offered once it is over."
+    assert await service.store.challenges(thread) == []
+    await fake.slash("resign", user=fake.alice, channel=thread)   # once game 2 is over, it may be asked again
+    later = await fake.click(button(resigned, "Rematch"), user=fake.alice, message=resigned.reply.message)
+    assert "alice challenges bob" in later.reply.content and not later.reply.ephemeral
+
+
 async def test_an_accepted_takeback_undoes_the_move_and_closes_the_request(bot, fake, service):
     thread = await begin(fake)
     await play(fake, thread, "e4", "e5", "Nf3")
