@@ -40,6 +40,7 @@ async def test_a_moderator_aborts_a_game_with_no_result_and_no_rating(bot, fake,
     await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
     aborted = await fake.slash("abort", user=fake.moderator, channel=thread)
     assert not aborted.reply.ephemeral and "mod aborted game #1" in aborted.reply.content
+    assert len([m for m in fake.messages_in(thread) if "aborted game #1" in m.content]) == 1   # said once
     record = await service.store.get(1)
     assert (record.status, record.result) == ("aborted", None)
     assert await service.store.leaderboard(fake.guild_id, "standard") == []
@@ -54,6 +55,10 @@ async def test_a_moderator_aborts_a_game_by_number_from_another_channel(bot, fak
     aborted = await fake.slash("abort", {"game": 1}, user=fake.moderator, channel=other)
     assert "aborted game #1" in aborted.reply.content
     assert (await service.store.get(1)).status == "aborted"
+    thread = list(fake.threads)[-1]
+    await fake.wait_until(lambda: any("mod aborted game #1" in m.content for m in fake.messages_in(thread)))
+    told = next(m for m in fake.messages_in(thread) if "mod aborted game #1" in m.content)
+    assert told.message["mentions"] == [] and not told.ephemeral   # the players see it where they play
 
 
 async def test_an_aborted_games_board_has_no_buttons_and_no_player_to_move(bot, fake):
