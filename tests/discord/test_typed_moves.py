@@ -65,3 +65,12 @@ async def test_a_promotion_typed_without_its_piece_asks_which_privately_and_chan
     assert len((await service.store.open_game(fake.channel_id)).moves) == 8
     promoted = await fake.slash("move", {"move": "hxg8=N"}, user=fake.alice)
     assert "alice plays **hxg8=N** (`h7g8n`)" in promoted.reply.content
+
+
+async def test_a_capital_file_letter_as_a_phone_types_it_is_played(bot, fake):
+    await start_game(fake)
+    pawn = await fake.slash("move", {"move": "E4"}, user=fake.alice)
+    assert "alice plays **e4** (`e2e4`)" in pawn.reply.content and not pawn.reply.ephemeral
+    await fake.slash("move", {"move": "D5"}, user=fake.bob)
+    capture = await fake.slash("move", {"move": "Exd5"}, user=fake.alice)
+    assert "alice plays **exd5** (`e4d5`)" in capture.reply.content
