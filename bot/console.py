@@ -212,7 +212,7 @@ class Console:
         return "\n".join(lines)
 
     def show(self, reply: Reply) -> None:
-        self.say(second_person(reply.text) if self.user.name == "you" else reply.text)
+        self.say(second_person(reply.text))   # "you" is a player's name whoever types now (/as bob)
         if reply.image is not None:
             if reply.view is not None:
                 self.say(text_board(reply.view))

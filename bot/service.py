@@ -77,6 +77,7 @@ class Reply:
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
     ping: str | None = None                        # id of the one member this answer should notify
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
+    asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
 
 
 class DueSignal:
@@ -357,8 +358,9 @@ class GameService:
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
     @_tells_notices
-    async def draw(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
-        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign."""
+    async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
+        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign.
+        `accept_only` (the Accept draw button under an offer): accept a standing offer, never make one."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
@@ -366,6 +368,8 @@ class GameService:
             if record.solo:
                 raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
             colour = self._seat(record, user)
+            if accept_only and not record.draw_offer:
+                raise UserError("That draw offer no longer stands: nothing was done.")
             before = record.copy()
             claim = game.claimable_draw() if game.turn == colour else None
             if claim:
@@ -476,24 +480,27 @@ class GameService:
         turns every variant back on; `days` 0 goes back to the bot's default."""
         if guild is None:
             raise UserError("Settings belong to a server; there are none in direct messages.")
-        current = await self.server_settings(guild)
-        disabled = set(current.disabled)
-        if enable is not None:
-            if enable.strip().lower() == "all":
-                disabled.clear()
-            else:
-                disabled.discard(self._variant(enable).slug)
-        if disable is not None:
-            disabled.add(self._variant(disable).slug)
-        if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
-            raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
-        changed = ServerSettings(
-            disabled=frozenset(disabled),
-            threads=current.threads if threads is None else threads,
-            days=current.days if days is None else (days or None),
-            announce=None if stop_announcing else (announce or current.announce))
-        if changed != current:
-            await self.store.save_settings(guild, changed.to_dict(), self.clock())
+        async with self._lock(f"settings:{guild}"):   # read, change, write: two changes at once both stay
+            current = await self.server_settings(guild)
+            disabled = set(current.disabled)
+            if enable is not None:
+                if enable.strip().lower() == "all":
+                    disabled.clear()
+                else:
+                    disabled.discard(self._variant(enable).slug)
+            if disable is not None:
+                if disable.strip().lower() == "all":
+                    raise UserError("Turn variants off one at a time; `enable all` turns them all back on.")
+                disabled.add(self._variant(disable).slug)
+            if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
+                raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
+            changed = ServerSettings(
+                disabled=frozenset(disabled),
+                threads=current.threads if threads is None else threads,
+                days=current.days if days is None else (days or None),
+                announce=None if stop_announcing else (announce or current.announce))
+            if changed != current:
+                await self.store.save_settings(guild, changed.to_dict(), self.clock())
         head = "Settings saved." if changed != current else "Nothing changed."
         return Reply(f"{head}\n{self._settings_text(changed, channel_name)}", ephemeral=True)
 
@@ -874,7 +881,9 @@ class GameService:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
             lines.append(f"Last move: {label}")
-        if outcome is None:
+        if outcome is None and record.status == "aborted":
+            pass   # no result and no one to move: _final_board says it was aborted
+        elif outcome is None:
             if record.solo:
                 lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())
             else:
@@ -919,7 +928,7 @@ class GameService:
     @staticmethod
     def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
         """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
-        if record.solo:
+        if record.solo or record.status == "aborted":
             return ()
         if game.outcome is None:
             return ("draw", "resign")
@@ -1041,15 +1050,19 @@ class GameService:
             other = next(name for pid, name in record.players if pid != user.id)
             what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
             return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
-                         f"any move declines.", game_id=record.id, controls=("takeback",))
+                         f"any move declines.", game_id=record.id, controls=("takeback",),
+                         ply=len(record.moves), asker=user.id)
 
     @staticmethod
     def _takeback_plies(game: Game, colour: str) -> int:
         return 2 if game.turn == colour else 1
 
     @_tells_notices
-    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool) -> Reply:
-        """The opponent accepts or declines a takeback request (the asker may withdraw it)."""
+    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool,
+                              ply: int | None = None, asker: str | None = None) -> Reply:
+        """The opponent accepts or declines a takeback request (the asker may withdraw it).
+        `ply` and `asker` (from the request's buttons): the request answered must be the one that
+        was made by `asker` after `ply` moves, not a later one."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
@@ -1058,6 +1071,9 @@ class GameService:
             asker_id = record.takeback_offer
             if not asker_id:
                 raise UserError("No takeback request stands in this game.")
+            if (ply is not None and ply != len(record.moves)) or (asker is not None and asker != asker_id):
+                raise UserError("That takeback request is no longer open: nothing was changed. "
+                                "Answer the newest one.")
             if accept and user.id == asker_id:
                 raise UserError("Your opponent answers your takeback request.")
             asker = next(name for pid, name in record.players if pid == asker_id)
@@ -1114,20 +1130,34 @@ class GameService:
             raise UserError("A rematch is offered once a two-player game is over.")
         colour = self._seat(record, user)
         other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
-        for waiting in await self.store.challenges(channel):
-            if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
-                if waiting.challenger_id == user.id:
-                    raise UserError("Your rematch challenge is already waiting.")
-                raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
-        seconds = record.move_seconds
-        days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
-        return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
-                                    guild=record.guild_id, colour=rules.BLACK if colour == rules.WHITE else rules.WHITE,
-                                    days=days)
+        async with self._lock(channel):
+            live = await self._load(channel)
+        if live is not None and live.game is not None:   # a challenge here could not be accepted here
+            raise UserError(f"Game #{live.record.id} is in play here; a rematch can be offered once it is over.")
+        async with self._lock(f"rematch:{game_id}"):   # both players pressing at once: one challenge
+            for waiting in await self.store.challenges(channel):
+                if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
+                    if waiting.challenger_id == user.id:
+                        raise UserError("Your rematch challenge is already waiting.")
+                    raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
+            seconds = record.move_seconds
+            days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
+            return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
+                                        guild=record.guild_id,
+                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
 
     async def flipped_board(self, channel: str) -> Reply:
-        """The game shown here turned round (Black at the bottom), for one player's eyes only."""
-        record = await self._shown_game(channel)
+        """The game shown here turned round (Black at the bottom), for one player's eyes only: the
+        one /board shows (the game in play, else the one that ended here, aborted ones too)."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is not None and live.game is not None:
+                record = live.record.copy()
+            else:
+                ended = await self._ended_here(channel)
+                if ended is None:
+                    await self._no_game(channel)
+                record = ended
         try:
             game = await asyncio.to_thread(lambda: self._revive(record).playing)
             view = game.view()

@@ -51,6 +51,13 @@ def test_console_speaks_to_you_with_verbs_that_agree(tmp_path):
     assert "You resign." in out and "**Failed**: Gave up." in out
 
 
+def test_console_speaks_of_you_in_the_second_person_while_another_player_types(tmp_path):
+    script = "/challenge @bob standard\n/as bob\n/accept\n/as you\n/takeback\n/move e4\n/as bob\n/resign\n/quit\n"
+    out = run_bot(tmp_path, script, "console").stdout
+    assert "**You win** (1-0): Black resigned." in out
+    assert "you wins" not in out.lower() and "you is" not in out.lower()
+
+
 def test_console_leaves_other_players_in_the_third_person(tmp_path):
     out = run_bot(tmp_path, "/as bob\n/puzzle kingswap 3\n/quit\n", "console").stdout
     assert "bob starts **KingSwap!**" in out

@@ -2,9 +2,13 @@
 and off, threads, default days per move, and the channel where challenges are announced."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from tests.discord.conftest import running_bot
+from bot.service import GameService
+from bot.store import SqliteStore
+from tests.discord.conftest import running_bot, tiny_png
 
 pytestmark = pytest.mark.asyncio
 
@@ -102,3 +106,26 @@ async def test_an_announce_channel_the_bot_may_not_post_in_is_refused(fake, serv
     assert log.reply.ephemeral and log.reply.content == \
         f"I cannot post in <#{closed}>: let me send messages there, or choose another channel."
     assert await service.store.settings(fake.guild_id) == {}
+
+
+async def test_all_is_offered_to_enable_only_and_disable_all_is_refused_in_a_sentence(bot, fake, service):
+    enable = await fake.autocomplete("settings", {"enable": "a"}, "enable", user=fake.alice)
+    assert enable[0] == {"name": "all variants", "value": "all"}
+    disable = await fake.autocomplete("settings", {"disable": "a"}, "disable", user=fake.alice)
+    assert disable and "all" not in [c["value"] for c in disable]
+    refused = await fake.slash("settings", {"disable": "all"}, user=fake.alice)
+    assert refused.reply.ephemeral and refused.reply.content == \
+        "Turn variants off one at a time; `enable all` turns them all back on."
+    assert await service.store.settings(fake.guild_id) == {}
+
+
+async def test_two_settings_changed_at_the_same_moment_are_both_kept(fake):
+    store = await SqliteStore.open(":memory:")   # its calls yield to the event loop, so the two interleave
+    try:
+        service = GameService(store, renderer=tiny_png)
+        async with running_bot(fake, service):
+            await asyncio.gather(fake.slash("settings", {"disable": "zoo"}, user=fake.alice),
+                                 fake.slash("settings", {"disable": "clerical"}, user=fake.alice))
+        assert (await store.settings(fake.guild_id))["disabled"] == ["clerical", "zoo"]
+    finally:
+        await store.close()
