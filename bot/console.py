@@ -24,6 +24,7 @@ HELP = """Commands (as in Discord):
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
   /board, /resign, /draw, /undo
+  /games                         the open games and challenges
   /takeback [yes | no]           ask to take back your last move; the opponent answers yes or no
   /abort                         end this channel's game with no result (the console is its moderator)
   /leaderboard <variant> [daily], /profile [name]   ratings, a puzzle's best scores or today's board
@@ -127,6 +128,7 @@ class Console:
             "draw": lambda: s.draw(ch, me),
             "undo": lambda: s.undo(ch, me),
             "hint": lambda: s.hint(ch, me),
+            "games": lambda: s.games(None),
             "takeback": lambda: s.takeback(ch, me),
             "abort": lambda: s.abort(ch, me, moderator=True),
             "leaderboard": lambda: (s.daily_board if "daily" in (a.lower() for a in args[1:]) else s.leaderboard)(

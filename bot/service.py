@@ -885,7 +885,10 @@ class GameService:
             pass   # no result and no one to move: _final_board says it was aborted
         elif outcome is None:
             if record.solo:
-                lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())
+                caption = view.caption.strip()
+                if caption and caption[-1] not in ".!?":
+                    caption += "."
+                lines.append(f"{caption} Your move, {record.players[0][1]}.".strip())
             else:
                 name = record.players[0][1] if game.turn == rules.WHITE else record.players[1][1]
                 check = " (in check)" if view.checks else ""
