@@ -24,6 +24,7 @@ HELP = """Commands (as in Discord):
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
   /board, /resign, /draw, /undo
+  /games                         the open games and challenges
   /takeback [yes | no]           ask to take back your last move; the opponent answers yes or no
   /abort                         end this channel's game with no result (the console is its moderator)
   /leaderboard <variant> [daily], /profile [name]   ratings, a puzzle's best scores or today's board
@@ -127,6 +128,7 @@ class Console:
             "draw": lambda: s.draw(ch, me),
             "undo": lambda: s.undo(ch, me),
             "hint": lambda: s.hint(ch, me),
+            "games": lambda: s.games(None),
             "takeback": lambda: s.takeback(ch, me),
             "abort": lambda: s.abort(ch, me, moderator=True),
             "leaderboard": lambda: (s.daily_board if "daily" in (a.lower() for a in args[1:]) else s.leaderboard)(
@@ -212,7 +214,7 @@ class Console:
         return "\n".join(lines)
 
     def show(self, reply: Reply) -> None:
-        self.say(second_person(reply.text) if self.user.name == "you" else reply.text)
+        self.say(second_person(reply.text))   # "you" is a player's name whoever types now (/as bob)
         if reply.image is not None:
             if reply.view is not None:
                 self.say(text_board(reply.view))

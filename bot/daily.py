@@ -21,6 +21,7 @@ PRACTICE = ("Your first finish of today's deal already counts for the daily boar
             "from here on this copy is practice.")
 COUNTED = "Your first finish of today's deal counts for the daily board (/leaderboard {slug} daily:True)."
 GRID_STALE = "This grid is from an earlier position: nothing changed. Use the newest grid."
+GRID_OVER = "KingSwap! game #{game} is over: nothing changed."
 GRID_SIZE = 5
 
 # How the grid shows the men (white symbols; the king and the goal corner are also coloured).
@@ -100,11 +101,17 @@ class GridState:
     Without `origin` the men that can move are enabled; with it, only that man's legal targets
     (and the man itself, to put it down again)."""
     game_id: int
-    ply: int
+    ply: int               # grid_ply: moves and takebacks so far
     player_id: str
     origin: str
     rows: tuple[tuple[Cell, ...], ...]
     finished: bool
+
+
+def grid_ply(record: GameRecord) -> int:
+    """The grid's position number: one up for every move and every takeback, so a grid from a
+    position taken back never matches a later one at the same ply (2 * played - still on the board)."""
+    return 2 * record.plies_played - len(record.moves)
 
 
 def grid_state(record: GameRecord, game: Game, origin: str = "") -> GridState:
@@ -125,5 +132,5 @@ def grid_state(record: GameRecord, game: Game, origin: str = "") -> GridState:
             row.append(Cell(square, SYMBOLS.get(man or "", EMPTY), man, enabled, square in view.marks,
                             square == origin))
         rows.append(tuple(row))
-    return GridState(record.id or 0, len(record.moves), record.players[0][0], origin, tuple(rows),
+    return GridState(record.id or 0, grid_ply(record), record.players[0][0], origin, tuple(rows),
                      game.outcome is not None)

@@ -95,7 +95,12 @@ class KibitzBot(commands.Bot):
             if self.dev_guild is not None:
                 guild = discord.Object(self.dev_guild)
                 self.tree.copy_global_to(guild=guild)
-                await self.sync_if_changed(guild)
+                try:
+                    await self.sync_if_changed(guild)
+                except discord.HTTPException as error:   # a wrong id, or the bot is not in that server
+                    log.error("could not sync the commands to KIBITZ_DEV_GUILD %s (%s %s): is the bot in that "
+                              "server? The global commands are synced as usual.", self.dev_guild, error.status,
+                              error.text)
         self.scheduler.start()
 
     async def close(self) -> None:

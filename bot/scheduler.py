@@ -54,7 +54,10 @@ class Scheduler:
         signal = self.service.deadlines
         retry = RETRY
         while True:
-            signal.event.clear()   # before reading: a save from now on wakes the next sleep
+            # before reading: a save from now on (even one the store answers after next_due read it)
+            # wakes the next sleep, whatever the round then plans
+            signal.event.clear()
+            signal.until = None
             start = self.service.timer()
             try:
                 events = await self.service.due_events(start, owns=self.bot.owns_guild)

@@ -11,6 +11,7 @@ import functools
 import logging
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -33,6 +34,9 @@ RULE_CARDS = data_dir() / "rules"
 STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
 CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
 MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
+# Hints search for seconds each: they get threads of their own, so hints asked at once wait for
+# each other, never the default pool that judges moves and draws boards (asyncio.to_thread).
+HINTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kibitz-hint")
 COLOURS = ("white", "black", "random")
 EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
 
@@ -73,6 +77,7 @@ class Reply:
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
     ping: str | None = None                        # id of the one member this answer should notify
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
+    asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
 
 
 class DueSignal:
@@ -81,7 +86,7 @@ class DueSignal:
 
     def __init__(self) -> None:
         self.event = asyncio.Event()
-        self.until: float | None = None   # when the scheduler means to wake; None: no deadline known
+        self.until: float | None = None   # when the scheduler means to wake; None: not asleep yet (any save wakes it)
 
     def note(self, due_at: float | None) -> None:
         if due_at is not None and (self.until is None or due_at < self.until):
@@ -257,8 +262,9 @@ class GameService:
             how = " (drawn at random)" if drawn else ""
             who = opponent.name if opponent is not None else "Anyone"
             answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
+            clock = f"{duration(record.move_seconds)} per move. " if record.move_seconds else ""
             return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
-                         f"{challenger.name} would play {colour.capitalize()}{how}. {answer}",
+                         f"{challenger.name} would play {colour.capitalize()}{how}. {clock}{answer}",
                          game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
                          ping=opponent.id if opponent is not None else None)
 
@@ -348,8 +354,9 @@ class GameService:
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
     @_tells_notices
-    async def draw(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
-        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign."""
+    async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
+        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign.
+        `accept_only` (the Accept draw button under an offer): accept a standing offer, never make one."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
@@ -357,6 +364,8 @@ class GameService:
             if record.solo:
                 raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
             colour = self._seat(record, user)
+            if accept_only and not record.draw_offer:
+                raise UserError("That draw offer no longer stands: nothing was done.")
             before = record.copy()
             claim = game.claimable_draw() if game.turn == colour else None
             if claim:
@@ -467,24 +476,27 @@ class GameService:
         turns every variant back on; `days` 0 goes back to the bot's default."""
         if guild is None:
             raise UserError("Settings belong to a server; there are none in direct messages.")
-        current = await self.server_settings(guild)
-        disabled = set(current.disabled)
-        if enable is not None:
-            if enable.strip().lower() == "all":
-                disabled.clear()
-            else:
-                disabled.discard(self._variant(enable).slug)
-        if disable is not None:
-            disabled.add(self._variant(disable).slug)
-        if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
-            raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
-        changed = ServerSettings(
-            disabled=frozenset(disabled),
-            threads=current.threads if threads is None else threads,
-            days=current.days if days is None else (days or None),
-            announce=None if stop_announcing else (announce or current.announce))
-        if changed != current:
-            await self.store.save_settings(guild, changed.to_dict(), self.clock())
+        async with self._lock(f"settings:{guild}"):   # read, change, write: two changes at once both stay
+            current = await self.server_settings(guild)
+            disabled = set(current.disabled)
+            if enable is not None:
+                if enable.strip().lower() == "all":
+                    disabled.clear()
+                else:
+                    disabled.discard(self._variant(enable).slug)
+            if disable is not None:
+                if disable.strip().lower() == "all":
+                    raise UserError("Turn variants off one at a time; `enable all` turns them all back on.")
+                disabled.add(self._variant(disable).slug)
+            if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
+                raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
+            changed = ServerSettings(
+                disabled=frozenset(disabled),
+                threads=current.threads if threads is None else threads,
+                days=current.days if days is None else (days or None),
+                announce=None if stop_announcing else (announce or current.announce))
+            if changed != current:
+                await self.store.save_settings(guild, changed.to_dict(), self.clock())
         head = "Settings saved." if changed != current else "Nothing changed."
         return Reply(f"{head}\n{self._settings_text(changed, channel_name)}", ephemeral=True)
 
@@ -548,7 +560,8 @@ class GameService:
     async def games(self, guild: str | None, link: Callable[[GameRecord], str | None] | None = None) -> Reply:
         """The server's games in play and waiting challenges: variant, players, whose turn, age
         of the last move, and `link(record)` where the front end can point to it."""
-        rows = await self.store.open_in_guild(guild)
+        # A daily copy is played in private (nobody sees another's solution): not listed.
+        rows = [r for r in await self.store.open_in_guild(guild) if r.daily is None]
         if not rows:
             return Reply("No games or challenges are open here. Start one with /challenge or /puzzle.")
         now = _parse_time(self.clock())
@@ -566,8 +579,8 @@ class GameService:
             else:
                 black_to_move = len(record.fen.split()) > 1 and record.fen.split()[1] == "b"
                 to_move = record.players[1 if black_to_move else 0][1]
-                last = f"last move {_age(record.updated_at, now)}" if record.moves else \
-                    f"started {_age(record.created_at, now)}"
+                last = f"last move {self._since_move(record, now)}" if record.moves else \
+                    f"started {self._since_move(record, now)}"
                 line = (f"**{name}** · {record.players[0][1]} vs {record.players[1][1]} · "
                         f"{to_move} to move · {last}")
             where = link(record) if link is not None else None
@@ -576,6 +589,14 @@ class GameService:
             lines.append(f"…and {len(rows) - self.GAMES_SHOWN} more.")
         return Reply("\n".join(lines))
 
+    def _since_move(self, record: GameRecord, now: datetime | None) -> str:
+        """How long ago the last move (or the start) was. A game with a clock knows it exactly:
+        its clock started then (a reminder or a draw offer saves the record later). Else the last save."""
+        deadline = self.deadline_of(record)
+        if record.move_seconds and deadline is not None:
+            return _ago(self.timer() - (deadline - record.move_seconds))
+        return _age(record.updated_at if record.moves else record.created_at, now)
+
     async def help_text(self) -> Reply:
         return Reply("\n".join([
             "**Kibitz** hosts chess variants with the rules enforced.",
@@ -583,9 +604,11 @@ class GameService:
             "accepted, it gets a thread of its own.",
             "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
             "buttons under the board.",
-            "`/board`, `/draw`, `/resign`, `/undo` (puzzles): the game of this channel or thread.",
+            "`/board`, `/draw`, `/resign`, `/takeback` (asks your opponent): the game of this channel or thread; "
+            "`/undo` and `/hint` in puzzles.",
             "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
-            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers.",
+            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers; "
+            "`/abort`: for moderators.",
             "`/variants` lists every variant; `/rules variant` explains one."]))
 
     async def _ended_here(self, channel: str) -> GameRecord | None:
@@ -651,7 +674,8 @@ class GameService:
             self._live.pop(channel, None)
             return None
         try:
-            live = self._revive(record)
+            # replaying a long game takes a while (Balanced Swap: ~3 ms a turn): keep it off the loop
+            live = await asyncio.to_thread(self._revive, record)
         except Exception as exc:   # a rules change made it unplayable, or its variant is gone
             await self._suspend(record, exc)
             self._live.pop(channel, None)
@@ -708,17 +732,20 @@ class GameService:
         if ended is not None:
             raise UserError(f"This game is over. {self._ended_words(ended)} Start another with /challenge "
                             f"or /puzzle; /board shows the final position.")
-        raise UserError("No game in this channel. Start one with /puzzle or /challenge.")
+        raise UserError("No game in this channel. Start one with /puzzle or /challenge; /games links the games "
+                        "in play, each in its own thread.")
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
                              allow_challenger: bool = False) -> GameRecord:
         """The challenge `user` answers: game `game_id`, else the one challenge waiting for them in `channel`."""
+        # a challenge past its time is over, even before the scheduler marks it (after a restart, say)
+        now = self.timer()
         if game_id is not None:
             record = await self.store.get(game_id)
-            if record is None or record.status != "challenge":
+            if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
                 raise UserError("That challenge is no longer open.")
         else:
-            here = await self.store.challenges(channel)
+            here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
             waiting = [r for r in here if self._may_answer(r, user, allow_challenger)]
             if not waiting and any(r.challenger_id == user.id for r in here):
                 raise UserError("You cannot accept your own challenge; the challenge is not for you.")
@@ -873,9 +900,14 @@ class GameService:
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
             lines.append(f"Last move: {label}")
-        if outcome is None:
+        if outcome is None and record.status == "aborted":
+            pass   # no result and no one to move: _final_board says it was aborted
+        elif outcome is None:
             if record.solo:
-                lines.append(f"{view.caption} Your move, {record.players[0][1]}.".strip())
+                caption = view.caption.strip()
+                if caption and caption[-1] not in ".!?":
+                    caption += "."
+                lines.append(f"{caption} Your move, {record.players[0][1]}.".strip())
             else:
                 name = record.players[0][1] if game.turn == rules.WHITE else record.players[1][1]
                 check = " (in check)" if view.checks else ""
@@ -918,7 +950,7 @@ class GameService:
     @staticmethod
     def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
         """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
-        if record.solo:
+        if record.solo or record.status == "aborted":
             return ()
         if game.outcome is None:
             return ("draw", "resign")
@@ -944,9 +976,7 @@ class GameService:
         record, so a move made meanwhile, or another process, wins and nothing fires twice."""
         now = self.timer() if now is None else now
         events: list[DueEvent] = []
-        for record in await self.store.due(now):
-            if owns is not None and not owns(record.guild_id):
-                continue
+        for record in await self._due_here(now, owns):
             try:
                 event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
             except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
@@ -960,6 +990,19 @@ class GameService:
 
     async def next_due(self) -> float | None:
         return await self.store.next_due()
+
+    DUE_PAGE = 100   # due records read at a time
+
+    async def _due_here(self, now: float, owns: Callable[[str | None], bool] | None) -> list[GameRecord]:
+        """The due records of the guilds `owns` accepts. Where a whole page is other processes'
+        (one of them down a while, its deadlines piling up), read further rather than see none."""
+        limit = self.DUE_PAGE
+        while True:
+            rows = await self.store.due(now, limit)
+            mine = [r for r in rows if owns is None or owns(r.guild_id)]
+            if mine or len(rows) < limit:
+                return mine
+            limit *= 4
 
     async def _expire(self, record: GameRecord) -> DueEvent:
         before = record.copy()
@@ -1029,15 +1072,19 @@ class GameService:
             other = next(name for pid, name in record.players if pid != user.id)
             what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
             return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
-                         f"any move declines.", game_id=record.id, controls=("takeback",))
+                         f"any move declines.", game_id=record.id, controls=("takeback",),
+                         ply=len(record.moves), asker=user.id)
 
     @staticmethod
     def _takeback_plies(game: Game, colour: str) -> int:
         return 2 if game.turn == colour else 1
 
     @_tells_notices
-    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool) -> Reply:
-        """The opponent accepts or declines a takeback request (the asker may withdraw it)."""
+    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool,
+                              ply: int | None = None, asker: str | None = None) -> Reply:
+        """The opponent accepts or declines a takeback request (the asker may withdraw it).
+        `ply` and `asker` (from the request's buttons): the request answered must be the one that
+        was made by `asker` after `ply` moves, not a later one."""
         async with self._lock(channel):
             live = await self._active(channel)
             record, game = live.record, live.playing
@@ -1046,6 +1093,9 @@ class GameService:
             asker_id = record.takeback_offer
             if not asker_id:
                 raise UserError("No takeback request stands in this game.")
+            if (ply is not None and ply != len(record.moves)) or (asker is not None and asker != asker_id):
+                raise UserError("That takeback request is no longer open: nothing was changed. "
+                                "Answer the newest one.")
             if accept and user.id == asker_id:
                 raise UserError("Your opponent answers your takeback request.")
             asker = next(name for pid, name in record.players if pid == asker_id)
@@ -1102,20 +1152,34 @@ class GameService:
             raise UserError("A rematch is offered once a two-player game is over.")
         colour = self._seat(record, user)
         other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
-        for waiting in await self.store.challenges(channel):
-            if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
-                if waiting.challenger_id == user.id:
-                    raise UserError("Your rematch challenge is already waiting.")
-                raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
-        seconds = record.move_seconds
-        days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
-        return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
-                                    guild=record.guild_id, colour=rules.BLACK if colour == rules.WHITE else rules.WHITE,
-                                    days=days)
+        async with self._lock(channel):
+            live = await self._load(channel)
+        if live is not None and live.game is not None:   # a challenge here could not be accepted here
+            raise UserError(f"Game #{live.record.id} is in play here; a rematch can be offered once it is over.")
+        async with self._lock(f"rematch:{game_id}"):   # both players pressing at once: one challenge
+            for waiting in await self.store.challenges(channel):
+                if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
+                    if waiting.challenger_id == user.id:
+                        raise UserError("Your rematch challenge is already waiting.")
+                    raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
+            seconds = record.move_seconds
+            days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
+            return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
+                                        guild=record.guild_id,
+                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
 
     async def flipped_board(self, channel: str) -> Reply:
-        """The game shown here turned round (Black at the bottom), for one player's eyes only."""
-        record = await self._shown_game(channel)
+        """The game shown here turned round (Black at the bottom), for one player's eyes only: the
+        one /board shows (the game in play, else the one that ended here, aborted ones too)."""
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is not None and live.game is not None:
+                record = live.record.copy()
+            else:
+                ended = await self._ended_here(channel)
+                if ended is None:
+                    await self._no_game(channel)
+                record = ended
         try:
             game = await asyncio.to_thread(lambda: self._revive(record).playing)
             view = game.view()
@@ -1206,16 +1270,18 @@ class GameService:
         return Reply("\n".join(lines))
 
     async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
-        """A puzzle's all-time board here: each player's best finished (solved) score."""
+        """A puzzle's all-time board here: each player's best finished score, solved before not solved."""
         higher = info.score_better == "higher"
         best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
-        lines = [f"**{info.name}**: best solved score per player here ({info.score_better} {info.score_name} "
-                 f"is better)"]
+        lines = [f"**{info.name}**: best score per player here, solved before not solved ({info.score_better} "
+                 f"{info.score_name} is better)"]
         for n, rec in enumerate(best, start=1):
+            unsolved = " · not solved" if rec.result != "solved" else ""
             hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
-            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{hints} (game #{rec.id})")
+            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{unsolved}{hints} "
+                         f"(game #{rec.id})")
         if not best:
-            lines.append(f"No solved {info.name} puzzles here yet.")
+            lines.append(f"No finished {info.name} puzzles here yet.")
         if info.slug in rules.DAILY_SLUGS:
             lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
         return Reply("\n".join(lines))
@@ -1403,7 +1469,7 @@ class GameService:
             self._seat(record, user)
             if not game.info.hints:
                 raise UserError(f"{game.info.name} has no hints.")
-            found = await asyncio.to_thread(game.hint, seconds)
+            found = await asyncio.get_running_loop().run_in_executor(HINTS, game.hint, seconds)
             if found is None:
                 return Reply(f"No hint: the search found no good move within {seconds:g} seconds. Nothing was counted.",
                              game_id=record.id)
@@ -1417,9 +1483,13 @@ class GameService:
                          game_id=record.id)
 
     async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
-        """The KingSwap! game a grid click is for, checked: same game, same ply, its player."""
+        """The KingSwap! game a grid click is for, checked: same game, same position (daily.grid_ply), its player."""
         live = await self._load(channel)
-        if (live is None or live.game is None or live.record.id != game_id or len(live.record.moves) != ply
+        if live is None or live.game is None or live.game.outcome is not None:
+            ended = await self._ended_here(channel)
+            if ended is not None and ended.id == game_id:
+                raise UserError(daily.GRID_OVER.format(game=game_id))
+        if (live is None or live.game is None or live.record.id != game_id or daily.grid_ply(live.record) != ply
                 or live.game.outcome is not None):
             raise UserError(daily.GRID_STALE)
         self._seat(live.record, user)
@@ -1478,7 +1548,12 @@ def _age(stamp: str, now: datetime | None) -> str:
     then = _parse_time(stamp)
     if then is None or now is None:
         return "some time ago"
-    seconds = max(0, int((now - then).total_seconds()))
+    return _ago((now - then).total_seconds())
+
+
+def _ago(seconds: float) -> str:
+    """A span of seconds before now, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    seconds = max(0, int(seconds))
     if seconds < 60:
         return "just now"
     if seconds < 3600:

@@ -203,7 +203,8 @@ class GameStore(Protocol):
     async def player_ratings(self, guild_id: str, player_id: str) -> list[PlayerRating]: ...
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
-        """The best solved games of a puzzle in this server, best first."""
+        """The finished games of a puzzle in this server that have a score, best first: solved
+        before not solved, then the better score, then the earlier game."""
     # -- lobby, deadlines, settings, dailies (migration 004) -------------------------------------
     async def challenges(self, channel_id: str) -> list[GameRecord]:
         """Challenges waiting in a channel, oldest first."""
@@ -313,8 +314,9 @@ class InMemoryStore:
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
         rows = [r for r in self._rows.values() if (r.guild_id or "") == guild_id and r.variant == variant
-                and r.status == "finished" and r.result == "solved" and r.score is not None]
-        rows.sort(key=lambda r: ((-(r.score or 0) if higher_is_better else (r.score or 0)), r.id or 0))
+                and r.status == "finished" and r.score is not None]
+        rows.sort(key=lambda r: (r.result != "solved", (-(r.score or 0) if higher_is_better else (r.score or 0)),
+                                 r.id or 0))
         return [r.copy() for r in rows[:limit]]
 
     # -- lobby, deadlines, settings, dailies ------------------------------------------------------
@@ -590,7 +592,7 @@ class SqliteStore:
         order = "DESC" if higher_is_better else "ASC"
         rows = await (await self._conn.execute(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = ? AND variant = ? AND status = 'finished' "
-            f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT ?",
+            f"AND score IS NOT NULL ORDER BY result IS NOT 'solved', score {order}, id LIMIT ?",
             (guild_id, variant, limit))).fetchall()
         return [_from_row(r) for r in rows]
 
@@ -655,8 +657,8 @@ class SqliteStore:
         self._pings[user_id] = on
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
-        rows = await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? ORDER BY id", (day, variant))
-        return [r for r in rows if r.players and r.players[0][0] == player_id]
+        return await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? "
+                                "AND json_extract(players, '$[0][0]') = ? ORDER BY id", (day, variant, player_id))
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join("?" for _ in DAILY_COLUMNS)

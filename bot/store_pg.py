@@ -237,7 +237,7 @@ class PostgresStore:
         order = "DESC" if higher_is_better else "ASC"
         rows = await self._pool.fetch(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 AND status = 'finished' "
-            f"AND result = 'solved' AND score IS NOT NULL ORDER BY score {order}, id LIMIT $3",
+            f"AND score IS NOT NULL ORDER BY result IS DISTINCT FROM 'solved', score {order}, id LIMIT $3",
             guild_id, variant, limit)
         return [_from_row(r) for r in rows]
 
@@ -280,8 +280,8 @@ class PostgresStore:
                                  "updated_at = EXCLUDED.updated_at", user_id, int(on), when)
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
-        rows = await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 ORDER BY id", day, variant)
-        return [r for r in rows if r.players and r.players[0][0] == player_id]
+        return await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 "
+                                "AND players::json->0->>0 = $3 ORDER BY id", day, variant, player_id)
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join(f"${i}" for i in range(1, len(DAILY_COLUMNS) + 1))

@@ -10,15 +10,19 @@ distinct next parts are offered ("b8c6"), and typing "b8c6 " then offers only th
 """
 from __future__ import annotations
 
+import re
+
 from rules import Game, spelling
 
 NAME_LIMIT = 100      # Discord's longest choice name and value
+_HALF_DASHED = re.compile(r"(^| )([a-z]\d{1,2})[-–]")   # a from-square and its dash, the rest still to come
 ORDERED_AT_MOST = 120  # checks are found by playing each turn: beyond this many, captures only
 
 
 def suggest(game: Game, prefix: str, limit: int | None) -> list[tuple[str, str]]:
     """(value, name) pairs for the legal turns (or their first parts) that `prefix` begins."""
     typed = spelling.normalise(" ".join(prefix.split())).lower()
+    typed = _HALF_DASHED.sub(r"\1\2", typed)   # "e2-" and "e2-e" on the way to "e2-e4"
     if typed and prefix.endswith(" "):
         typed += " "
     moves = sorted(game.legal_moves())

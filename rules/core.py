@@ -271,7 +271,8 @@ class Game(ABC):
     # -- reading what people type -----------------------------------------------------------
     def _read(self, text: str) -> str:
         """The canonical turn `text` names, read as people type it (see rules/spelling.py):
-        "nf3", "1...e5", "e2-e4", "O-O+"; a promotion without its piece asks which."""
+        "nf3", "1...e5", "e2-e4", "O-O+", "E4" (only where it names no piece's move); a promotion
+        without its piece asks which."""
         memo = self._memo[-1]
         known = memo.get("move_set")
         if known is None:
@@ -298,9 +299,15 @@ class Game(ABC):
                 name = PIECE_NAMES.get(capital[0].lower(), capital[0])
                 raise IllegalMove(f"Ambiguous: {capital} ({name}) or {plain} (pawn)?")
             found = found or other
+        lowered = spelling.lowered(plain)   # "E4", "Exd5", "E2-e4": a phone's capital on a pawn's file
+        if found is None and lowered is not None:
+            try:
+                found = self._resolve(lowered)
+            except IllegalMove as exc:
+                refusal = exc if capital is None else refusal
         if found is not None:
             return found
-        choices = self._promotions(plain)
+        choices = self._promotions(lowered or plain)
         if len(choices) == 1:
             return choices[0]
         if choices:

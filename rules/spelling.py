@@ -2,7 +2,8 @@
 
 `normalise("12... Nf6!?")` -> "Nf6"; `normalise("e2-e4")` -> "e2e4"; `normalise("0-0+")` -> "O-O".
 A space still separates the parts of a turn, so "e2 e4" stays two parts. `capitalised("nf3")`
-gives the reading with the piece letter in upper case ("Nf3"), or None where there is none.
+gives the reading with the piece letter in upper case ("Nf3"), or None where there is none;
+`lowered("E4")` the reading with a capital file letter in lower case ("e4").
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ _DASHED = re.compile(r"^([KQRBNP]?)([a-z]\d{1,2})[-–]([a-z]\d{1,2})(.*)$")   #
 _CASTLING = {"0-0": "O-O", "0-0-0": "O-O-O", "o-o": "O-O", "o-o-o": "O-O-O"}
 _FROM_TO = re.compile(r"^[a-z]\d{1,2}[-x:]?[a-z]\d{1,2}")    # a from-to part: never a piece letter
 PIECE_LETTERS = "kqrbn"
+_CAPITAL_FILE = re.compile(r"^[ACDEFGH](?=x|\d)")   # "E4", "Exd5", "E2e4"; never B: "Bxc3", "B1c2" are bishop SAN
 
 
 def normalise(text: str) -> str:
@@ -32,6 +34,16 @@ def _part(part: str) -> str:
         letter, frm, to, rest = dashed.groups()
         return letter + frm + to + rest
     return part
+
+
+def lowered(text: str) -> str | None:
+    """`text` with a capital file letter starting a part made lower case ("E4" -> "e4", "Exd5" ->
+    "exd5", "E2-e4" -> "e2e4", as a phone's keyboard capitalises them), or None when no part starts
+    so. "B" stays: "Bxc3" and "B1c2" are a bishop's moves. A reading to try last: in a variant with
+    other men, "Cxd3" may be a piece's move."""
+    parts = text.split()
+    changed = [normalise(_CAPITAL_FILE.sub(lambda m: m.group(0).lower(), p)) for p in parts]
+    return " ".join(changed) if changed != parts else None
 
 
 def capitalised(text: str) -> str | None:

@@ -26,7 +26,8 @@ from discord.ext import commands
 from bot.cogs.puzzles import daily_puzzle
 from bot.service import GameService, Reply, UserError
 from bot.tree import MAX_OPTION, answer
-from bot.views.challenge import add_players, drop_thread, may_open_thread, open_thread, post_reply, thread_name
+from bot.views.challenge import (add_players, challenge_line, drop_thread, may_open_thread, open_thread, post_reply,
+                                 thread_name)
 from bot.views.kingswap_grid import post_grid
 from bot.views.replies import channel_key, guild_key, player, send_reply
 
@@ -113,6 +114,8 @@ class Games(commands.Cog):
                         colour: Literal["white", "black", "random"] = "random",
                         days: app_commands.Range[int, 1, 14] | None = None) -> None:
         async def work() -> Reply:
+            if interaction.guild_id is None:   # nobody else sees a DM with the bot: the challenge would go unseen
+                raise UserError("Challenges are made in a server channel, where your opponent can see them.")
             if opponent is not None and opponent.bot:
                 raise UserError("Bots do not play here; challenge a person.")
             return await self.service.challenge(channel_key(interaction), player(interaction.user),
@@ -191,10 +194,11 @@ async def announce_challenge(interaction: discord.Interaction, service: GameServ
         await service.note_challenge_message(reply.game_id, str(message.id))
         guild = guild_key(interaction)
         announce = (await service.server_settings(guild)).announce if guild else None
-        if announce and announce != channel_key(interaction):
-            first = reply.text.split(". ")[0].rstrip(".")
+        record = await service.game_record(reply.game_id) if announce else None
+        if announce and record is not None and announce != channel_key(interaction):
             channel = interaction.client.get_partial_messageable(int(announce))
-            await channel.send(f"New challenge in <#{channel_key(interaction)}>: {first}. {message.jump_url}")
+            await channel.send(f"New challenge in <#{channel_key(interaction)}>: {challenge_line(record)} "
+                               f"{message.jump_url}")
     except Exception:   # noqa: BLE001 - the challenge is made and shown; this is extra
         log.exception("could not note or announce challenge %s", reply.game_id)
 

@@ -38,11 +38,16 @@ class Lobby(commands.Cog):
 
     async def variant_autocomplete(self, interaction: discord.Interaction,
                                    current: str) -> list[app_commands.Choice[str]]:
-        choices = [app_commands.Choice(name=f"{name} ({slug})"[:100], value=slug)
-                   for slug, name in self.service.variant_choices(current)[:24]]
+        return [app_commands.Choice(name=f"{name} ({slug})"[:100], value=slug)
+                for slug, name in self.service.variant_choices(current)[:25]]
+
+    async def enable_autocomplete(self, interaction: discord.Interaction,
+                                  current: str) -> list[app_commands.Choice[str]]:
+        """As for a variant, with "all variants" first (`enable all`; there is no `disable all`)."""
+        choices = (await self.variant_autocomplete(interaction, current))[:24]
         if "all".startswith(current.strip().lower()):
             choices.insert(0, app_commands.Choice(name="all variants", value="all"))
-        return choices[:25]
+        return choices
 
     @app_commands.command(name="games", description="This server's open games and challenges, with links.")
     async def games(self, interaction: discord.Interaction) -> None:
@@ -68,7 +73,7 @@ class Lobby(commands.Cog):
                            days="Default days per move, 1 to 14 (0: the bot's default)",
                            announce="A channel where every challenge is also announced",
                            stop_announcing="Stop announcing challenges in another channel")
-    @app_commands.autocomplete(enable=variant_autocomplete, disable=variant_autocomplete)
+    @app_commands.autocomplete(enable=enable_autocomplete, disable=variant_autocomplete)
     async def settings(self, interaction: discord.Interaction, enable: Text | None = None,
                        disable: Text | None = None, threads: bool | None = None,
                        days: app_commands.Range[int, 0, 14] | None = None,
@@ -78,6 +83,9 @@ class Lobby(commands.Cog):
                 raise UserError("Settings belong to a server; there are none in direct messages.")
             if not interaction.permissions.manage_guild:
                 raise UserError("Only members with the Manage Server permission can use /settings.")
+            if announce is not None and not announce.permissions_for(announce.guild.me).send_messages:
+                raise UserError(f"I cannot post in {announce.mention}: let me send messages there, or choose "
+                                f"another channel.")
             guild = guild_key(interaction)
             if (enable, disable, threads, days, announce, stop_announcing) == (None, None, None, None, None, False):
                 return await self.service.show_settings(guild, channel_mention)

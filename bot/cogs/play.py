@@ -2,6 +2,8 @@
 "thinking" only for a slow call) and a refusal is one private sentence (bot/tree.py)."""
 from __future__ import annotations
 
+import logging
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,6 +11,8 @@ from discord.ext import commands
 from bot.service import GameService, UserError
 from bot.tree import answer
 from bot.views.replies import channel_key, guild_key, player
+
+log = logging.getLogger(__name__)
 
 ABORT_REFUSED = "Only members who may manage threads can abort a game."
 
@@ -29,8 +33,16 @@ class Play(commands.Cog):
         permissions = interaction.permissions
         if not (permissions.manage_threads or permissions.administrator):
             raise UserError(ABORT_REFUSED)
-        await answer(interaction, self.service.abort(channel_key(interaction), player(interaction.user), moderator=True,
-                                                     game_id=game, guild=guild_key(interaction)), changes=True)
+        reply = await answer(interaction, self.service.abort(channel_key(interaction), player(interaction.user),
+                                                             moderator=True, game_id=game, guild=guild_key(interaction)),
+                             changes=True)
+        record = await self.service.game_record(reply.game_id) if reply.game_id is not None else None
+        if record is not None and record.channel_id != channel_key(interaction):   # aborted from elsewhere
+            try:   # its players hear of it where they play (no ping)
+                await interaction.client.get_partial_messageable(int(record.channel_id)).send(reply.text)
+            except discord.HTTPException as error:
+                log.warning("could not tell channel %s that game %s was aborted: %s", record.channel_id,
+                            record.id, error)
 
 
 async def setup(bot: commands.Bot) -> None:

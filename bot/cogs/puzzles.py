@@ -16,6 +16,7 @@ dealt. A daily never takes the channel's one game in play: it lives in the threa
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -24,13 +25,16 @@ from discord.ext import commands
 
 import rules
 
-from bot.service import GameService, UserError
+from bot.service import GameService, Player, UserError
 from bot.tree import answer, send
 from bot.views.challenge import drop_thread, post_reply
 from bot.views.kingswap_grid import post_grid
 from bot.views.replies import channel_key, describe, guild_key, player
 
 log = logging.getLogger(__name__)
+
+# One deal at a time per member and puzzle: a double click on Send must not open two private threads.
+_dealing: dict[tuple[str, str], asyncio.Lock] = {}
 
 NOWHERE = ("I cannot deal you a private copy: I may not open a private thread here and your direct "
            "messages are closed to me. Open your DMs to this server's members, or ask in another channel.")
@@ -54,10 +58,16 @@ async def daily_puzzle(interaction: discord.Interaction, service: GameService, v
     me = player(interaction.user)
     await service.check_start(guild_key(interaction), variant, players=1)   # turned off here? before any thread
     deal = await service.daily_deal(variant)   # a UserError here reaches the tree: one private sentence
+    async with _dealing.setdefault((me.id, deal.slug), asyncio.Lock()):
+        await _deal(interaction, service, me, deal)
+
+
+async def _deal(interaction: discord.Interaction, service: GameService, me: Player, deal: rules.DailyDeal) -> None:
+    """Link the member's copy of `deal`, or deal it in a private place of their own."""
     name = rules.VARIANTS[deal.slug].name
     copy = await service.daily_copy(me, deal.slug)
     if copy is not None:
-        where = await _where(interaction.client, copy.channel_id)
+        where = await _where(interaction.client, copy.channel_id, interaction.user)
         await send(interaction, f"You already have today's {name} deal (game #{copy.id}) {where}. "
                                 f"One copy a day: only its first finish counts.", ephemeral=True)
         return
@@ -112,12 +122,18 @@ async def _private_place(interaction: discord.Interaction, service: GameService,
         return None, ""
 
 
-async def _where(client: discord.Client, channel_id: str) -> str:
-    """Where a copy is, in words a member can follow."""
+async def _where(client: discord.Client, channel_id: str, member: discord.abc.Snowflake) -> str:
+    """Where a copy is, in words a member can follow. A private thread they left is shut to
+    them: they are added to it again."""
     try:
         channel = client.get_channel(int(channel_id)) or await client.fetch_channel(int(channel_id))
     except discord.HTTPException:
         return "in a thread or DM I can no longer find"
     if isinstance(channel, discord.DMChannel):
         return "in your direct messages with me"
+    if isinstance(channel, discord.Thread):
+        try:
+            await channel.add_user(member)
+        except discord.HTTPException as error:
+            log.info("could not add %s back to thread %s (%s)", member.id, channel_id, describe(error))
     return f"in <#{channel_id}>"

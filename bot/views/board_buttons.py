@@ -6,10 +6,12 @@ restart (discord.py's ``examples/views/dynamic_counter.py``). Who may press is t
 call: anyone else gets its sentence privately. A button from an earlier game does nothing.
 
     kibitz:draw:<game>         offer a draw, or accept the opponent's offer
+    kibitz:draw-yes:<game>     "Accept draw" under an offer: accepts it, if it still stands
     kibitz:resign:<game>       asks, privately, "Resign?" with a confirm button:
     kibitz:resign-ok:<game>    resigns
     kibitz:rematch:<game>      challenges the other player again, colours swapped
-    kibitz:takeback-yes:<game> / kibitz:takeback-no:<game>   answer a takeback request
+    kibitz:takeback-yes:<game>:<ply>:<asker> / kibitz:takeback-no:...   answer the takeback request
+                               `asker` made after `ply` moves (not a later one)
 
 The turn builder (bot/views/turn_builder.py) uses rows 0 and 1; these go on row 2.
 """
@@ -75,19 +77,24 @@ async def _take_buttons_off(interaction: discord.Interaction, game_id: int, cont
         log.warning("could not remove the buttons of game %s (%s)", game_id, describe(error))
 
 
-class DrawButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:draw:(?P<game>[0-9]+)"):
-    def __init__(self, game_id: int, label: str = "Draw") -> None:
-        self.game_id = game_id
-        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.secondary,
-                                           custom_id=f"kibitz:draw:{game_id}", row=ROW))
+class DrawButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
+                 template=r"kibitz:draw(?P<yes>-yes)?:(?P<game>[0-9]+)"):
+    """Draw on the board (offer, or accept an offer); Accept draw under an offer only accepts it."""
+
+    def __init__(self, game_id: int, accept_only: bool = False) -> None:
+        self.game_id, self.accept_only = game_id, accept_only
+        super().__init__(discord.ui.Button(label="Accept draw" if accept_only else "Draw",
+                                           style=discord.ButtonStyle.secondary, row=ROW,
+                                           custom_id=f"kibitz:draw{'-yes' if accept_only else ''}:{game_id}"))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> DrawButton:
-        return cls(int(match["game"]))
+        return cls(int(match["game"]), accept_only=bool(match["yes"]))
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        return await _service(interaction).draw(channel_key(interaction), player(interaction.user), self.game_id)
+        return await _service(interaction).draw(channel_key(interaction), player(interaction.user), self.game_id,
+                                                accept_only=self.accept_only)
 
 
 class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:resign:(?P<game>[0-9]+)"):
@@ -161,38 +168,44 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
 
 
 class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"kibitz:takeback-(?P<answer>yes|no):(?P<game>[0-9]+)"):
+                     template=r"kibitz:takeback-(?P<answer>yes|no):(?P<game>[0-9]+)(?::(?P<ply>[0-9]+):(?P<asker>[0-9]+))?"):
+    """Accept / Decline under one takeback request; older buttons (no ply) answer whichever stands."""
+
     takes_buttons_off = True
 
-    def __init__(self, game_id: int, accept: bool) -> None:
-        self.game_id, self.accept = game_id, accept
+    def __init__(self, game_id: int, accept: bool, ply: int | None = None, asker: str | None = None) -> None:
+        self.game_id, self.accept, self.ply, self.asker = game_id, accept, ply, asker
+        request = f":{ply}:{asker}" if ply is not None and asker is not None else ""
         super().__init__(discord.ui.Button(
             label="Accept" if accept else "Decline",
             style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-            custom_id=f"kibitz:takeback-{'yes' if accept else 'no'}:{game_id}", row=ROW))
+            custom_id=f"kibitz:takeback-{'yes' if accept else 'no'}:{game_id}{request}", row=ROW))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
                              match: re.Match[str], /) -> TakebackButton:
-        return cls(int(match["game"]), match["answer"] == "yes")
+        ply = int(match["ply"]) if match["ply"] else None
+        return cls(int(match["game"]), match["answer"] == "yes", ply, match["asker"])
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
         return await _service(interaction).answer_takeback(channel_key(interaction), player(interaction.user),
-                                                           self.game_id, self.accept)
+                                                           self.game_id, self.accept, self.ply, self.asker)
 
 
-def control_items(game_id: int, controls: tuple[str, ...]) -> list[discord.ui.Item[Any]]:
-    """The buttons a Reply's `controls` name, for game `game_id`."""
+def control_items(game_id: int, controls: tuple[str, ...], ply: int | None = None,
+                  asker: str | None = None) -> list[discord.ui.Item[Any]]:
+    """The buttons a Reply's `controls` name, for game `game_id` (a takeback request's: the one
+    `asker` made after `ply` moves)."""
     items: list[discord.ui.Item[Any]] = []
     for name in controls:
         if name == "draw":
-            items.append(DrawButton(game_id, "Accept draw" if controls == ("draw",) else "Draw"))
+            items.append(DrawButton(game_id, accept_only=controls == ("draw",)))
         elif name == "resign":
             items.append(ResignButton(game_id))
         elif name == "rematch":
             items.append(RematchButton(game_id))
         elif name == "takeback":
-            items += [TakebackButton(game_id, True), TakebackButton(game_id, False)]
+            items += [TakebackButton(game_id, True, ply, asker), TakebackButton(game_id, False, ply, asker)]
     return items
 
 
@@ -201,7 +214,7 @@ def with_controls(view: discord.ui.View | None, reply: Reply) -> discord.ui.View
     if not reply.controls or reply.game_id is None:
         return view
     view = view if view is not None else discord.ui.View(timeout=None)
-    for item in control_items(reply.game_id, reply.controls):
+    for item in control_items(reply.game_id, reply.controls, reply.ply, reply.asker):
         view.add_item(item)
     return view
 

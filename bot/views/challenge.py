@@ -19,8 +19,10 @@ with no buttons left: :func:`show_settled` does it from the stored record, for a
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
+import weakref
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -40,6 +42,7 @@ log = logging.getLogger(__name__)
 THREAD_NAME_LIMIT = 100          # Discord's limit on a channel or thread name
 THREAD_ARCHIVE_MINUTES = 10080   # a week without messages before Discord hides the thread (a post revives it)
 OPEN = 0                         # the opponent id in an open challenge's custom_ids
+_ANSWERING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()   # by game id
 
 
 def _service(interaction: discord.Interaction) -> GameService:
@@ -116,13 +119,25 @@ async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.
 
 # -- settled challenges --------------------------------------------------------------------------
 
-def settled_text(record: GameRecord, how: str, *, by: str | None = None, where: str | None = None) -> str:
-    """What a challenge's message says once settled. `how`: "accepted", "declined", "withdrawn"
-    or "expired"; `by` who accepted; `where` a link to the game."""
+def _who_and_what(record: GameRecord) -> tuple[str, str, str]:
+    """The challenge's challenger, opponent ("anyone" for an open one) and variant name."""
     info = rules.VARIANTS.get(record.variant)
     variant = info.name if info else record.variant
     challenger = next((n for p, n in record.players if p and p == record.challenger_id), "Someone")
     other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+    return challenger, other, variant
+
+
+def challenge_line(record: GameRecord) -> str:
+    """`alice challenges bob to **Zoo Chess**.`, as announced in the server's challenge channel."""
+    challenger, other, variant = _who_and_what(record)
+    return f"{challenger} challenges {other} to **{variant}**."
+
+
+def settled_text(record: GameRecord, how: str, *, by: str | None = None, where: str | None = None) -> str:
+    """What a challenge's message says once settled. `how`: "accepted", "declined", "withdrawn"
+    or "expired"; `by` who accepted; `where` a link to the game."""
+    challenger, other, variant = _who_and_what(record)
     if how == "accepted" and by:
         other = by
     head = f"{challenger}'s challenge to {other} at **{variant}**"
@@ -174,7 +189,10 @@ class _ChallengeButton:
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.response.defer()   # for a button: "deferred update", no new message yet
-            reply, settled = await self.answer(interaction)
+            # One answer at a time per challenge: a second Accept pressed while the first makes the
+            # game's thread is refused before it makes a thread of its own (a stray one would stay).
+            async with _ANSWERING.setdefault(self.game_id, asyncio.Lock()):
+                reply, settled = await self.answer(interaction)
         except Exception as error:  # noqa: BLE001 - discord.py would only log it; give the user a reply
             await report_error(interaction, error)
             return

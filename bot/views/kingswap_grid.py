@@ -10,8 +10,9 @@ carries all it needs, so a grid works after a restart:
 
     kibitz:ks:<game>:<ply>:<player>:<origin>:<square>     origin: the man picked first, or "-"
 
-The service compares game and ply: a click on a grid from an earlier position changes nothing
-and says so privately (with the current grid, for the player). Only the puzzle's player may click.
+`ply` counts moves and takebacks (bot.daily.grid_ply), so it names one position. The service
+compares game and ply: a click on a grid from an earlier position changes nothing and says so
+privately (with the current grid, for the player). Only the puzzle's player may click.
 """
 from __future__ import annotations
 

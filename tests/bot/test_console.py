@@ -51,6 +51,21 @@ def test_console_speaks_to_you_with_verbs_that_agree(tmp_path):
     assert "You resign." in out and "**Failed**: Gave up." in out
 
 
+def test_console_speaks_of_you_in_the_second_person_while_another_player_types(tmp_path):
+    script = "/challenge @bob standard\n/as bob\n/accept\n/as you\n/takeback\n/move e4\n/as bob\n/resign\n/quit\n"
+    out = run_bot(tmp_path, script, "console").stdout
+    assert "**You win** (1-0): Black resigned." in out
+    assert "you wins" not in out.lower() and "you is" not in out.lower()
+
+
+def test_console_lists_the_open_games_and_ends_a_puzzle_caption_with_a_full_stop(tmp_path):
+    script = "/puzzle kingswap 3\n/channel two\n/challenge @bob zoo\n/games\n/quit\n"
+    out = run_bot(tmp_path, script, "console").stdout
+    assert "casualties 0 · king heading for a5. Your move." in out
+    assert "**Open games and challenges** (2)" in out
+    assert "**KingSwap!** puzzle · you" in out and "Challenge: you to bob · **Zoo Chess**" in out
+
+
 def test_console_leaves_other_players_in_the_third_person(tmp_path):
     out = run_bot(tmp_path, "/as bob\n/puzzle kingswap 3\n/quit\n", "console").stdout
     assert "bob starts **KingSwap!**" in out

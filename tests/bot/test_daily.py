@@ -3,6 +3,7 @@ KingSwap! grid's checks; and the console's /puzzle <variant> daily and /leaderbo
 from __future__ import annotations
 
 import datetime
+import importlib
 import io
 import threading
 
@@ -13,6 +14,7 @@ from bot import daily
 from bot.console import Console
 from bot.service import GameService, UserError
 from bot.store import DailyResult, GameRecord, InMemoryStore
+from bot.store_pg import open_store
 
 from .conftest import ALICE, BOB, CAROL, fake_png
 
@@ -144,13 +146,14 @@ async def test_the_daily_board_shows_only_this_servers_results_of_today(svc):
     assert "here" in text and "elsewhere" not in text and "yesterday" not in text
 
 
-async def test_the_all_time_board_keeps_each_players_best_solved_score(svc):
+async def test_the_all_time_board_keeps_each_players_best_score_solved_first(svc):
     for who, score, result_ in ((ALICE, 6, "solved"), (ALICE, 2, "solved"), (BOB, 3, "solved"), (CAROL, 0, "failed")):
         await svc.store.create(GameRecord("kingswap", f"c-{who.id}-{score}", [(who.id, who.name)], "x", "finished",
                                           "g", result=result_, score=score))
     text = (await svc.leaderboard("g", ALICE, "kingswap")).text
     assert "1. **alice** 2 casualties" in text and "2. **bob** 3 casualties" in text
-    assert text.count("alice") == 1 and "carol" not in text and "daily:True" in text
+    assert "3. **carol** 0 casualties · not solved" in text   # a failure with no casualties: after the solved
+    assert text.count("alice") == 1 and "daily:True" in text
 
 
 async def test_a_grid_click_on_another_ply_or_by_another_member_changes_nothing(svc):
@@ -200,3 +203,32 @@ async def test_a_puzzle_turned_off_in_the_server_deals_no_daily(svc):
         await svc.start_daily("t1", ALICE, PATIENCE, guild="g")
     assert await svc.store.daily_games("2026-03-14", PATIENCE, ALICE.id) == []
     await svc.start_daily("t2", ALICE, PATIENCE, guild="elsewhere")   # another server's settings are its own
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_a_members_daily_copy_is_found_without_reading_everyone_elses(kind, tmp_path, request, monkeypatch):
+    """Thousands play a day's deal: finding one member's copy must not turn every copy into a record
+    on the event loop (asking for a daily looks twice)."""
+    url = f"sqlite:///{tmp_path / 'k.sqlite3'}" if kind == "sqlite" else request.getfixturevalue("pg_url")
+    store = await open_store(url)
+    try:
+        for n in range(5):
+            await store.create(GameRecord("kingswap", f"t{n}-{kind}-{tmp_path.name}", [(f"p{n}", f"p{n}")], "x",
+                                          "active", "g", daily="2026-03-14"))
+        module = importlib.import_module("bot.store" if kind == "sqlite" else "bot.store_pg")
+        read = []
+        real = module._from_row
+        monkeypatch.setattr(module, "_from_row", lambda row: read.append(1) or real(row))
+        [mine] = await store.daily_games("2026-03-14", "kingswap", "p3")
+        assert mine.players == [("p3", "p3")] and len(read) == 1
+        assert await store.daily_games("2026-03-14", "kingswap", "nobody") == []
+    finally:
+        await store.close()
+
+
+async def test_games_leaves_out_daily_copies_played_in_private(svc):
+    await svc.start_puzzle("open-table", CAROL, "kingswap", seed=3, guild="g")
+    await svc.start_daily("t-alice", ALICE, PATIENCE, guild="g")
+    listing = (await svc.games("g")).text
+    assert "(1)" in listing and "carol" in listing
+    assert "alice" not in listing and "Solitary" not in listing

@@ -1,13 +1,14 @@
 """Deadlines over the in-memory store: challenge expiry, the reminder at a quarter of the time
 left, loss on time, and what a move made first changes. Time is a clock the tests move."""
 import asyncio
+import threading
 
 import pytest
 
-from bot.service import GameService, Player, duration
+from bot.service import GameService, Player, UserError, duration
 from bot.store import InMemoryStore
 
-from .conftest import ALICE, BOB, CHANNEL, fake_png
+from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
 
 pytestmark = pytest.mark.asyncio
 
@@ -57,6 +58,19 @@ async def test_an_expired_challenge_can_no_longer_be_accepted(timed, clock):
     await timed.due_events()
     with pytest.raises(Exception, match="no longer open"):
         await timed.accept(CHANNEL, BOB, game_id)
+
+
+async def test_a_challenge_past_its_time_cannot_be_accepted_even_before_it_is_marked_expired(timed, store, clock):
+    """After a restart its buttons are still live until the scheduler's first round: they are refused."""
+    game_id = (await timed.challenge(CHANNEL, ALICE, BOB, "standard")).game_id
+    clock.now += 600
+    with pytest.raises(UserError, match="no longer open"):
+        await timed.accept(CHANNEL, BOB, game_id)
+    with pytest.raises(UserError, match="No challenge waits for you here"):
+        await timed.accept(CHANNEL, BOB)
+    assert (await store.get(game_id)).status == "challenge"
+    [event] = await timed.due_events()
+    assert event.kind == "expired"
 
 
 async def test_an_accepted_challenge_does_not_expire(timed, store, clock):
@@ -148,6 +162,17 @@ async def test_only_the_guilds_a_process_owns_are_served(timed, store, clock):
     assert (await store.get(game_id)).result == "0-1"
 
 
+async def test_deadlines_of_this_process_fire_behind_a_full_page_of_other_processes_ones(timed, store, clock):
+    """Another shard's process is down and its overdue challenges fill the first page of due records."""
+    for _ in range(100):   # a whole page of due records (GameService.DUE_PAGE)
+        await timed.challenge(CHANNEL, ALICE, BOB, "standard", guild="g2")
+    clock.now += 1
+    mine = (await timed.challenge(CHANNEL, CAROL, BOB, "standard", guild="g1")).game_id
+    clock.now += 600
+    [event] = await timed.due_events(owns=lambda guild: guild == "g1")
+    assert event.kind == "expired" and event.record.id == mine
+
+
 async def test_a_member_who_turned_pings_off_is_reminded_without_a_ping(timed, store, clock):
     await store.set_pings(ALICE.id, False, "now")
     await started(timed)
@@ -181,3 +206,23 @@ async def test_the_next_due_is_the_stores_earliest(timed, clock):
 @pytest.fixture
 def store():
     return InMemoryStore()
+
+
+async def test_a_game_restored_for_its_deadline_is_replayed_off_the_event_loop(store, clock, monkeypatch):
+    """After a restart the scheduler may revive many games in a row; a long replay must not stall the bot."""
+    first = GameService(store, renderer=fake_png, timer=clock, move_deadline=DAY)
+    game_id = await started(first)
+    await first.move(CHANNEL, ALICE, "e4")
+    replayed_in: list[threading.Thread] = []
+    revive = GameService._revive
+
+    def spied(self, record):
+        replayed_in.append(threading.current_thread())
+        return revive(self, record)
+
+    monkeypatch.setattr(GameService, "_revive", spied)
+    restarted = GameService(store, renderer=fake_png, timer=clock, move_deadline=DAY)
+    clock.now += DAY
+    assert [event.kind for event in await restarted.due_events()] == ["timeout"]
+    assert replayed_in and threading.main_thread() not in replayed_in
+    assert (await store.get(game_id)).reason == "time"

@@ -1,12 +1,14 @@
 """The service's /hint: searched in a worker thread, counted with the compare-and-set save."""
 from __future__ import annotations
 
+import asyncio
+import os
 import threading
 
 import pytest
 
 import rules
-from bot.service import STALE, GameService, UserError
+from bot.service import STALE, GameService, Player, UserError
 from bot.store import InMemoryStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
@@ -81,3 +83,26 @@ async def test_no_hint_without_a_game_in_play():
     service = GameService(InMemoryStore(), renderer=fake_png)
     with pytest.raises(UserError, match="No game"):
         await service.hint(CHANNEL, ALICE)
+
+
+async def test_hints_asked_at_once_leave_the_other_games_free_to_move(service, monkeypatch):
+    """Hints search for seconds each: many at once must not hold the worker threads that judge
+    moves and draw boards elsewhere."""
+    many = min(32, (os.cpu_count() or 1) + 4)          # the default pool's size, and more
+    game_class = type(rules.new_game("kingswap", seed=5))
+    release = threading.Event()
+    monkeypatch.setattr(game_class, "hint", lambda self, seconds=2.0: release.wait(30) and None)
+    for n in range(many):
+        await service.start_puzzle(f"hint-{n}", Player(str(100 + n), f"p{n}"), "kingswap", seed=5)
+    await service.start_puzzle("elsewhere", BOB, "solitary-patience", seed=5)
+    hints = [asyncio.ensure_future(service.hint(f"hint-{n}", Player(str(100 + n), f"p{n}"))) for n in range(many)]
+    try:
+        await asyncio.sleep(0.1)                        # the hints are under way
+        record = await service.store.open_game("elsewhere")
+        move = rules.new_game("solitary-patience", seed=5, fen=record.start_fen).legal_moves()[0]
+        played = await asyncio.wait_for(service.move("elsewhere", BOB, move), timeout=20)
+        assert "bob plays" in played.text
+    finally:
+        release.set()
+        replies = await asyncio.gather(*hints)
+    assert all(reply.text.startswith("No hint") for reply in replies)

@@ -1,4 +1,6 @@
 """Service side of the lobby (issue 11): threads, finished games, /games, settings, pings, names."""
+from datetime import datetime, timezone
+
 import pytest
 
 from bot.names import escape, plain
@@ -136,6 +138,21 @@ async def test_games_lists_challenges_and_games_with_whose_turn_and_links(servic
     assert lines[0] == "**Open games and challenges** (2)"
     assert "**Standard chess** · alice vs bob · bob to move · last move just now · <link thread-7>" in lines[1]
     assert "Challenge: carol to anyone · **Clerical Chess** · made just now" in lines[2]
+
+
+async def test_games_tells_the_age_of_the_last_move_not_of_a_reminder_or_draw_offer(store):
+    now = [1_000_000.0]
+    service = GameService(store, renderer=fake_png, timer=lambda: now[0], move_deadline=3 * 86400,
+                          clock=lambda: datetime.fromtimestamp(now[0], timezone.utc).isoformat())
+    await service.challenge(CHANNEL, ALICE, BOB, "standard", guild=GUILD, colour="white")
+    await service.accept(CHANNEL, BOB)
+    now[0] += 3600
+    assert "alice to move · started 1 h ago" in (await service.games(GUILD)).text
+    await service.move(CHANNEL, ALICE, "e4")
+    now[0] += 2.5 * 86400   # past the reminder's time: bob is reminded, then offers a draw
+    assert [event.kind for event in await service.due_events()] == ["reminder"]
+    await service.draw(CHANNEL, BOB)
+    assert "bob to move · last move 2 days ago" in (await service.games(GUILD)).text
 
 
 async def test_note_challenge_message_keeps_the_message_id(service, store):

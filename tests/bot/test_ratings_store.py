@@ -65,13 +65,13 @@ async def test_games_ending_together_are_all_counted(any_store):
     assert place == 1 and row.games == 6 and row.wins == 6
 
 
-async def test_best_scores_reads_solved_puzzles_best_first(any_store):
+async def test_best_scores_reads_finished_puzzles_solved_first_then_best(any_store):
     for score, result in ((7, "solved"), (3, "solved"), (1, "failed"), (5, "solved")):
         rec = record(status="finished", guild_id=GUILD, result=result, reason="r", score=score)
         rec.variant = "knights-tour"
         await any_store.create(rec)
     lower = await any_store.best_scores(GUILD, "knights-tour", higher_is_better=False)
-    assert [r.score for r in lower] == [3, 5, 7]
+    assert [r.score for r in lower] == [3, 5, 7, 1]   # solved first, then not solved
     higher = await any_store.best_scores(GUILD, "knights-tour", higher_is_better=True, limit=2)
     assert [r.score for r in higher] == [7, 5]
     assert await any_store.best_scores("other", "knights-tour", higher_is_better=False) == []

@@ -27,6 +27,14 @@ def test_a_piece_letter_lists_that_pieces_moves_in_any_case(typed):
     assert values == ["b1a3", "b1c3", "g1f3", "g1h3"]
 
 
+@pytest.mark.parametrize("typed, values", [
+    ("e2-", ["e2e3", "e2e4"]), ("e2-e", ["e2e3", "e2e4"]), ("e2–e4", ["e2e4"]), ("g1-", ["g1f3", "g1h3"]),
+    ("g1-f", ["g1f3"]), ("1. e2-", ["e2e3", "e2e4"]),
+])
+def test_a_dash_after_the_from_square_keeps_the_choices_while_typing(typed, values):
+    assert [value for value, _ in suggest(rules.new_game("standard"), typed, 25)] == values
+
+
 def test_a_piece_letter_and_file_lists_its_moves_to_that_file():
     assert suggest(rules.new_game("standard"), "nf", 25) == [("g1f3", "Nf3 (g1f3)")]
 

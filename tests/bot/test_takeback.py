@@ -1,9 +1,12 @@
 """Takebacks, draw offers, resignation and abort by buttons' rules, rematches and board
-orientation, over the in-memory store."""
+orientation, over the in-memory store (and SQLite where calls must interleave)."""
+import asyncio
+
 import pytest
 
 import rules
-from bot.service import UserError
+from bot.service import GameService, Reply, UserError
+from bot.store import SqliteStore
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
 
@@ -199,6 +202,22 @@ async def test_a_rematch_is_offered_once_and_only_between_the_players(service):
         await service.rematch(CHANNEL, ALICE, old)
     with pytest.raises(UserError, match="alice has already offered a rematch"):
         await service.rematch(CHANNEL, BOB, old)
+
+
+async def test_both_players_pressing_rematch_at_once_make_one_challenge():
+    """Over SQLite, whose calls yield to the event loop: the two presses interleave."""
+    store = await SqliteStore.open(":memory:")
+    try:
+        service = GameService(store, renderer=fake_png)
+        old = await started(service)
+        await service.resign(CHANNEL, BOB)
+        answers = await asyncio.gather(service.rematch(CHANNEL, ALICE, old), service.rematch(CHANNEL, BOB, old),
+                                       return_exceptions=True)
+        assert [type(a) for a in answers] == [Reply, UserError]
+        assert "alice has already offered a rematch" in str(answers[1])
+        assert len(await store.challenges(CHANNEL)) == 1
+    finally:
+        await store.close()
 
 
 # -- orientation ----------------------------------------------------------------------------------

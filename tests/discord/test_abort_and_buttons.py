@@ -40,6 +40,7 @@ async def test_a_moderator_aborts_a_game_with_no_result_and_no_rating(bot, fake,
     await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
     aborted = await fake.slash("abort", user=fake.moderator, channel=thread)
     assert not aborted.reply.ephemeral and "mod aborted game #1" in aborted.reply.content
+    assert len([m for m in fake.messages_in(thread) if "aborted game #1" in m.content]) == 1   # said once
     record = await service.store.get(1)
     assert (record.status, record.result) == ("aborted", None)
     assert await service.store.leaderboard(fake.guild_id, "standard") == []
@@ -54,6 +55,18 @@ async def test_a_moderator_aborts_a_game_by_number_from_another_channel(bot, fak
     aborted = await fake.slash("abort", {"game": 1}, user=fake.moderator, channel=other)
     assert "aborted game #1" in aborted.reply.content
     assert (await service.store.get(1)).status == "aborted"
+    thread = list(fake.threads)[-1]
+    await fake.wait_until(lambda: any("mod aborted game #1" in m.content for m in fake.messages_in(thread)))
+    told = next(m for m in fake.messages_in(thread) if "mod aborted game #1" in m.content)
+    assert told.message["mentions"] == [] and not told.ephemeral   # the players see it where they play
+
+
+async def test_an_aborted_games_board_has_no_buttons_and_no_player_to_move(bot, fake):
+    thread, _ = await begin(fake)
+    await fake.slash("abort", user=fake.moderator, channel=thread)
+    shown = await fake.slash("board", user=fake.bob, channel=thread)
+    assert "It was aborted: no result, no rating." in shown.reply.content
+    assert "to move" not in shown.reply.content and labels(shown.reply.message) == []
 
 
 async def test_abort_is_refused_privately_and_at_once_to_a_player_without_manage_threads(bot, fake, service):
@@ -76,9 +89,21 @@ async def test_a_draw_offered_by_button_stands_through_the_offerers_move_and_is_
     assert "alice offers a draw" in offered.reply.content and labels(offered.reply.message) == ["Accept draw"]
     await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
     assert (await service.store.get(1)).draw_offer == fake.alice["id"]
-    agreed = await fake.click("kibitz:draw:1", user=fake.bob, message=offered.reply.message)
+    agreed = await fake.click(button(offered, "Accept draw"), user=fake.bob, message=offered.reply.message)
     assert "bob accepts the draw" in agreed.reply.content and "**Draw**" in agreed.reply.content
     assert labels(agreed.reply.message) == ["Rematch"]
+
+
+async def test_accept_draw_under_an_offer_that_no_longer_stands_offers_nothing(bot, fake, service):
+    thread, board = await begin(fake)
+    offered = await fake.click("kibitz:draw:1", user=fake.alice, message=board)
+    for user, move in [(fake.alice, "e4"), (fake.bob, "e5")]:   # bob's move declines the offer
+        await fake.slash("move", {"move": move}, user=user, channel=thread)
+    late = await fake.click(button(offered, "Accept draw"), user=fake.bob, message=offered.reply.message)
+    assert late.reply.ephemeral and late.reply.content == "That draw offer no longer stands: nothing was done."
+    record = await service.store.get(1)
+    assert (record.status, record.draw_offer) == ("active", None)
+    assert not [m for m in fake.messages_in(thread) if "bob offers a draw" in m.content]
 
 
 async def test_resign_asks_privately_for_a_confirmation_first(bot, fake, service):
@@ -147,3 +172,17 @@ async def test_board_flip_shows_the_caller_alone_black_at_the_bottom(bot, fake, 
     assert flipped.reply.ephemeral and "seen from Black's side" in flipped.reply.content
     assert flipped.reply.files and drawn == [rules.BLACK]
     assert not [m for m in fake.messages_in(thread) if "Black's side" in m.content and not m.ephemeral]
+
+
+async def test_board_flip_shows_the_game_board_shows_after_an_abort_and_waits_for_a_challenge(bot, fake):
+    fake.deny_threads()   # games in place: the channel's earlier game must not be shown instead
+    first = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    waiting = await fake.slash("board", {"flip": True}, user=fake.bob)
+    assert waiting.reply.ephemeral and "The challenge has not been accepted yet" in waiting.reply.content
+    await fake.click(button(first, "Accept"), user=fake.bob, message=first.reply.message)
+    await fake.slash("resign", user=fake.alice)
+    second = await fake.slash("challenge", {"variant": "zoo", "opponent": fake.bob}, user=fake.alice)
+    await fake.click(button(second, "Accept"), user=fake.bob, message=second.reply.message)
+    await fake.slash("abort", user=fake.moderator)
+    flipped = await fake.slash("board", {"flip": True}, user=fake.bob)
+    assert flipped.reply.ephemeral and "**Zoo Chess** · game #2, seen from Black's side" in flipped.reply.content

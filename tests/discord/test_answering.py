@@ -106,3 +106,13 @@ async def test_a_dev_guild_gets_the_commands_too_and_only_when_changed(fake, mon
     async with running_bot(fake, service):
         pass
     assert fake.guild_command_syncs[fake.guild_id] == 1 and fake.command_syncs == 1
+
+
+async def test_a_dev_guild_the_bot_cannot_reach_is_logged_and_the_bot_still_serves(fake, monkeypatch, caplog):
+    monkeypatch.setenv("KIBITZ_DEV_GUILD", "123456789012345678")   # a server the bot is not in
+    fake.inject("GET /applications/[^/]+/guilds/[^/]+/commands", status=403, times=None,
+                body={"message": "Missing Access", "code": 50001})
+    async with running_bot(fake, GameService(InMemoryStore(), renderer=tiny_png)):
+        log = await fake.slash("help", user=fake.alice)
+    assert "/variants" in log.reply.content and fake.command_syncs == 1
+    assert any("KIBITZ_DEV_GUILD 123456789012345678" in r.getMessage() for r in caplog.records)

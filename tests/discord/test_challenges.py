@@ -63,7 +63,7 @@ async def test_colour_is_random_by_default_and_said(bot, fake, service):
 async def test_colour_and_days_are_kept(bot, fake, service):
     log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "black", "days": 5},
                            user=fake.alice)
-    assert "alice would play Black." in log.reply.content
+    assert "alice would play Black. 5 days per move. bob, accept or decline." in log.reply.content
     record = await service.game_record(game_id_of(log))
     assert record.players[1][0] == fake.alice["id"] and record.move_seconds == 5 * 86400
 
@@ -163,3 +163,23 @@ async def test_names_show_as_typed_and_never_ping(bot, fake: FakeDiscord, servic
 async def test_a_bot_cannot_be_challenged(bot, fake):
     log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bot_user}, user=fake.alice)
     assert log.reply.ephemeral and "Bots" in log.reply.content
+
+
+async def test_a_challenge_in_a_direct_message_is_refused(bot, fake, service):
+    """Nobody but the challenger sees a DM with the bot: the opponent would never hear of it."""
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice,
+                           channel=fake.dm_channel_of(fake.alice))
+    assert log.reply.ephemeral and log.reply.content == \
+        "Challenges are made in a server channel, where your opponent can see them."
+    assert await service.store.open_in_guild(None) == []
+
+
+async def test_another_member_cannot_accept_or_decline_a_challenge_to_someone_else(bot, fake, service):
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    accept = await fake.click(button(log, "Accept"), user=fake.carol, message=log.reply.message)
+    assert accept.reply.ephemeral and accept.reply.content == f"Only <@{fake.bob['id']}> can accept this challenge."
+    decline = await fake.click(button(log, "Decline"), user=fake.carol, message=log.reply.message)
+    assert decline.reply.ephemeral and "can decline this challenge" in decline.reply.content
+    assert (await service.game_record(game_id_of(log))).status == "challenge"
+    assert {c["label"] for c in fake.messages[log.reply.message["id"]]["components"][0]["components"]} == \
+        {"Accept", "Decline"}   # the message is untouched

@@ -2,6 +2,8 @@
 finish on the daily board, and a puzzle's all-time board."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 import rules
@@ -206,3 +208,37 @@ async def test_a_kingswap_puzzle_in_a_thread_of_its_own_gets_its_grid_there(bot,
     assert (await service.store.open_game(thread)).variant == "kingswap"
     await fake.wait_until(lambda: any("click a man" in m.content for m in fake.messages_in(thread)))
     assert not any("click a man" in m.content for m in fake.messages_in(fake.channel_id))
+
+
+async def test_the_all_time_board_keeps_unsolved_finishes_after_the_solved_ones(bot, fake, service):
+    """Each player's best finished score: a Solitary Patience left with men out still has a score."""
+    for name, result, score in (("alice", "failed", 4), ("alice", "failed", 9), ("bob", "failed", 2),
+                                ("carol", "solved", 0)):
+        user = getattr(fake, name)
+        await service.store.create(GameRecord(PATIENCE, f"old-{name}-{score}", [(user["id"], name)], "x", "finished",
+                                              fake.guild_id, result=result, reason="r", score=score))
+    board = (await fake.slash("leaderboard", {"variant": PATIENCE}, user=fake.carol)).text
+    lines = board.splitlines()
+    places = [line.split("**")[1] for line in lines if line[:1].isdigit()]
+    assert places == ["carol", "bob", "alice"]
+    assert "2. **bob** 2 men not home · not solved" in board and "4 men not home" in board
+    assert "9 men not home" not in board and "1. **carol** 0 men not home (game" in board
+
+
+async def test_asking_again_after_leaving_the_private_thread_adds_the_player_back(bot, fake, service):
+    await deal(fake, fake.alice)
+    record = await copy_of(service, fake.alice)
+    fake.threads[record.channel_id]["members"].remove(fake.alice["id"])   # she left it; a private thread stays shut
+    again = await deal(fake, fake.alice)
+    assert f"<#{record.channel_id}>" in again.reply.content
+    assert fake.alice["id"] in fake.threads[record.channel_id]["members"]
+    played = await fake.slash("move", {"move": first_move(record)}, user=fake.alice, channel=record.channel_id)
+    assert "plays" in played.text
+
+
+async def test_asking_twice_at_once_deals_one_copy_in_one_thread(bot, fake, service):
+    first, second = await asyncio.gather(deal(fake, fake.alice), deal(fake, fake.alice))
+    record = await copy_of(service, fake.alice)
+    assert list(fake.threads) == [record.channel_id]   # no second, empty private thread left behind
+    answers = [first.reply.content, second.reply.content]
+    assert sum("already have today's" in a for a in answers) == 1 and sum("yours to play" in a for a in answers) == 1

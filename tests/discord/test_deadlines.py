@@ -198,3 +198,29 @@ async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
         await scheduler.stop()
     assert owner.posted[0][0] == 5 and "alice ran out of time" in owner.posted[0][1]
     assert (await service.store.get(game_id)).reason == "time"
+
+
+async def test_a_challenge_made_while_the_scheduler_reads_the_next_deadline_still_expires_on_time():
+    """A save that lands while the store answers next_due (after its read) must still wake the scheduler."""
+    service = GameService(InMemoryStore(), renderer=tiny_png, challenge_ttl=0.2)
+    alice, bob = Player("11", "alice"), Player("12", "bob")
+    first = (await service.challenge("5", alice, bob, "standard", guild="g1")).game_id
+    later: list[int] = []
+    next_due = service.next_due
+
+    async def racing_next_due():
+        earliest = await next_due()
+        if not later and (await service.store.get(first)).status == "expired":
+            # the round that expired the first challenge: a second one is made just after the read
+            later.append((await service.challenge("5", bob, alice, "standard", guild="g1")).game_id)
+        return earliest
+
+    service.next_due = racing_next_due   # type: ignore[method-assign]
+    bot = StubBot(service, {"g1"})
+    scheduler = Scheduler(bot)   # type: ignore[arg-type]
+    scheduler.start()
+    try:
+        await wait_until(lambda: len(bot.posted) == 2, WAIT)
+    finally:
+        await scheduler.stop()
+    assert (await service.store.get(later[0])).status == "expired"

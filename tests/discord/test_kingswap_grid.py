@@ -128,3 +128,29 @@ async def test_other_puzzles_get_no_grid(bot, fake, service):
     await fake.slash("puzzle", {"variant": "solitary-patience", "seed": 1}, user=fake.alice)
     assert grid_messages(fake, fake.channel_id) == []
 
+
+
+async def test_a_grid_from_a_position_taken_back_changes_nothing_at_the_same_ply(bot, fake, service):
+    grid = await start(fake)
+    first, second = game().legal_moves()[:2]
+    picked = (await click(fake, grid, first[:2], fake.alice)).reply.message
+    await click(fake, picked, first[2:], fake.alice)           # ply 1: the grid shows the board after `first`
+    after_first = fake.messages[grid["id"]]
+    after = game()
+    after.play(first)
+    man, target = next((m[:2], m[2:]) for m in after.legal_moves() if m[:2] not in first + second)
+    chosen = (await click(fake, after_first, man, fake.alice)).reply.message   # a man picked on that grid
+    await fake.slash("undo", user=fake.alice)
+    await fake.slash("move", {"move": second}, user=fake.alice)  # ply 1 again, another position
+    stale = await click(fake, chosen, target, fake.alice)
+    assert stale.reply.ephemeral and "earlier position" in stale.reply.content
+    assert (await service.store.open_game(fake.channel_id)).moves == [second]
+
+
+async def test_a_click_on_the_grid_of_a_puzzle_given_up_says_it_is_over(bot, fake, service):
+    grid = await start(fake)
+    await fake.slash("resign", user=fake.alice)
+    move = game().legal_moves()[0]
+    late = await click(fake, grid, move[:2], fake.alice)
+    assert late.reply.ephemeral and "is over" in late.reply.content and "newest grid" not in late.reply.content
+    assert (await service.store.latest(fake.channel_id)).moves == []

@@ -75,6 +75,20 @@ async def test_a_rematch_is_not_for_onlookers_and_is_offered_once(bot, fake):
     assert again.reply.ephemeral and "alice has already offered a rematch" in again.reply.content
 
 
+async def test_an_old_rematch_button_is_refused_while_the_rematch_is_played_there(bot, fake, service):
+    thread = await begin(fake)
+    resigned = await fake.slash("resign", user=fake.bob, channel=thread)
+    rematch = await fake.click(button(resigned, "Rematch"), user=fake.bob, message=resigned.reply.message)
+    await fake.click(button(rematch, "Accept"), user=fake.alice, message=rematch.reply.message)
+    again = await fake.click(button(resigned, "Rematch"), user=fake.alice, message=resigned.reply.message)
+    assert again.reply.ephemeral and again.reply.content == \
+        "Game #2 is in play here; a rematch can be offered once it is over."
+    assert await service.store.challenges(thread) == []
+    await fake.slash("resign", user=fake.alice, channel=thread)   # once game 2 is over, it may be asked again
+    later = await fake.click(button(resigned, "Rematch"), user=fake.alice, message=resigned.reply.message)
+    assert "alice challenges bob" in later.reply.content and not later.reply.ephemeral
+
+
 async def test_an_accepted_takeback_undoes_the_move_and_closes_the_request(bot, fake, service):
     thread = await begin(fake)
     await play(fake, thread, "e4", "e5", "Nf3")
@@ -110,6 +124,34 @@ async def test_takeback_refusals_are_private_and_immediate(bot, fake):
     onlooker = await fake.slash("takeback", user=fake.carol, channel=thread)
     assert onlooker.reply.ephemeral and "not playing" in onlooker.reply.content
     assert not [m for m in fake.messages_in(thread) if "take back" in m.content and not m.ephemeral]
+
+
+async def test_an_old_takeback_requests_buttons_do_not_answer_a_later_request(bot, fake, service):
+    thread = await begin(fake)
+    await play(fake, thread, "e4", "e5", "Nf3")
+    first = await fake.slash("takeback", user=fake.alice, channel=thread)   # her Nf3 alone
+    await fake.slash("move", {"move": "Nc6"}, user=fake.bob, channel=thread)   # bob's move declines it
+    second = await fake.slash("takeback", user=fake.alice, channel=thread)
+    assert "take back `g1f3` and `b8c6`" in second.reply.content
+    for label in ("Accept", "Decline"):
+        old = await fake.click(button(first, label), user=fake.bob, message=first.reply.message)
+        assert old.reply.ephemeral and "That takeback request is no longer open" in old.reply.content
+    record = await service.store.latest(thread)
+    assert record.moves == ["e2e4", "e7e5", "g1f3", "b8c6"] and record.takeback_offer == fake.alice["id"]
+    accepted = await fake.click(button(second, "Accept"), user=fake.bob, message=second.reply.message)
+    assert "bob accepts the takeback" in accepted.reply.content
+    assert (await service.store.latest(thread)).moves == ["e2e4", "e7e5"]
+
+
+async def test_the_askers_own_old_request_does_not_accept_the_opponents_request(bot, fake, service):
+    thread = await begin(fake)
+    await play(fake, thread, "e4", "e5", "Nf3")
+    hers = await fake.slash("takeback", user=fake.alice, channel=thread)
+    await fake.click(button(hers, "Decline"), user=fake.bob, message=hers.reply.message)
+    await fake.slash("takeback", user=fake.bob, channel=thread)   # same position, bob asks now
+    old = await fake.click(button(hers, "Accept"), user=fake.alice, message=hers.reply.message)
+    assert old.reply.ephemeral and "no longer open" in old.reply.content
+    assert (await service.store.latest(thread)).moves == ["e2e4", "e7e5", "g1f3"]
 
 
 async def test_the_rematch_button_works_after_a_restart(fake, service):

@@ -2,9 +2,17 @@
 and off, threads, default days per move, and the channel where challenges are announced."""
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
+from bot.service import GameService
+from bot.store import SqliteStore
+from tests.discord.conftest import running_bot, tiny_png
+
 pytestmark = pytest.mark.asyncio
+
+SEND_MESSAGES = 1 << 11
 
 
 def button(log, label: str) -> str:
@@ -74,3 +82,50 @@ async def test_settings_are_kept_per_server_in_the_store(bot, fake, service):
                                                            "announce": None}
     bad = await fake.slash("settings", {"disable": "nonesuch"}, user=fake.alice)
     assert bad.reply.ephemeral and "don't know a variant" in bad.reply.content
+
+
+async def test_an_announced_challenge_names_its_challenger_in_full(bot, fake):
+    lobby = fake.add_channel("lobby")
+    await fake.wait_until(lambda: bot.get_channel(int(lobby)))
+    await fake.slash("settings", {"announce": lobby}, user=fake.alice)
+    doctor = fake.add_member("Dr. Who")
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=doctor)
+    await fake.wait_until(lambda: fake.messages_in(lobby))
+    [announced] = fake.messages_in(lobby)
+    link = f"https://discord.com/channels/{fake.guild_id}/{fake.channel_id}/{log.reply.message['id']}"
+    assert announced.content == \
+        f"New challenge in <#{fake.channel_id}>: Dr. Who challenges bob to **Standard chess**. {link}"
+
+
+async def test_an_announce_channel_the_bot_may_not_post_in_is_refused(fake, service):
+    closed = fake.add_channel("announcements")
+    fake.channels[closed]["permission_overwrites"].append(
+        {"id": fake.app_id, "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)})
+    async with running_bot(fake, service):
+        log = await fake.slash("settings", {"announce": closed}, user=fake.alice)
+    assert log.reply.ephemeral and log.reply.content == \
+        f"I cannot post in <#{closed}>: let me send messages there, or choose another channel."
+    assert await service.store.settings(fake.guild_id) == {}
+
+
+async def test_all_is_offered_to_enable_only_and_disable_all_is_refused_in_a_sentence(bot, fake, service):
+    enable = await fake.autocomplete("settings", {"enable": "a"}, "enable", user=fake.alice)
+    assert enable[0] == {"name": "all variants", "value": "all"}
+    disable = await fake.autocomplete("settings", {"disable": "a"}, "disable", user=fake.alice)
+    assert disable and "all" not in [c["value"] for c in disable]
+    refused = await fake.slash("settings", {"disable": "all"}, user=fake.alice)
+    assert refused.reply.ephemeral and refused.reply.content == \
+        "Turn variants off one at a time; `enable all` turns them all back on."
+    assert await service.store.settings(fake.guild_id) == {}
+
+
+async def test_two_settings_changed_at_the_same_moment_are_both_kept(fake):
+    store = await SqliteStore.open(":memory:")   # its calls yield to the event loop, so the two interleave
+    try:
+        service = GameService(store, renderer=tiny_png)
+        async with running_bot(fake, service):
+            await asyncio.gather(fake.slash("settings", {"disable": "zoo"}, user=fake.alice),
+                                 fake.slash("settings", {"disable": "clerical"}, user=fake.alice))
+        assert (await store.settings(fake.guild_id))["disabled"] == ["clerical", "zoo"]
+    finally:
+        await store.close()

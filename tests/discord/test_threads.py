@@ -58,6 +58,7 @@ async def test_an_accepted_challenge_is_played_in_a_public_thread_of_its_own(bot
     assert "alice plays **e4**" in played.reply.content and played.reply.channel_id == thread_id
     elsewhere = await fake.slash("move", {"move": "e5"}, user=fake.bob)
     assert elsewhere.reply.ephemeral and "No game in this channel" in elsewhere.reply.content
+    assert "/games links the games in play" in elsewhere.reply.content   # where to find the thread
 
 
 async def test_many_games_run_side_by_side_in_one_channel(bot, fake):
@@ -68,6 +69,19 @@ async def test_many_games_run_side_by_side_in_one_channel(bot, fake):
     one = await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=first)
     two = await fake.slash("move", {"move": "d4"}, user=fake.carol, channel=second)
     assert "alice plays **e4**" in one.reply.content and "carol plays **d4**" in two.reply.content
+
+
+async def test_two_members_accepting_an_open_challenge_at_once_make_one_thread(bot, fake):
+    made = await fake.slash("challenge", {"variant": "standard", "colour": "white"}, user=fake.alice)
+    answers = await asyncio.gather(
+        fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message),
+        fake.click(button(made, "Accept"), user=fake.carol, message=made.reply.message))
+    [won] = [a for a in answers if not a.reply.ephemeral]
+    [lost] = [a for a in answers if a.reply.ephemeral]
+    winner = "bob" if "bob accepts" in won.reply.content else "carol"
+    assert lost.reply.content == "That challenge is no longer open."
+    assert [t["name"] for t in fake.threads.values()] == [f"alice vs {winner} · Standard chess"]
+    assert len(fake.requests_to(r"POST /channels/\d+/threads")) == 1   # none made and dropped for carol
 
 
 async def test_a_long_thread_name_is_cut_to_discords_limit(bot, fake):
@@ -172,3 +186,5 @@ async def test_help_points_to_variants_and_rules(bot, fake):
     log = await fake.slash("help", user=fake.bob)
     assert "/variants" in log.reply.content and "/rules" in log.reply.content
     assert len(log.reply.content.splitlines()) <= 10
+    missing = [c["name"] for c in fake.commands if c["name"] != "help" and f"/{c['name']}" not in log.reply.content]
+    assert missing == []   # every command is named, so a newcomer learns it exists

@@ -50,3 +50,27 @@ async def test_autocomplete_offers_nothing_to_the_player_not_to_move(bot, fake):
     assert await fake.autocomplete("move", {"move": ""}, "move", user=fake.bob) == []
     assert len(await fake.autocomplete("move", {"move": ""}, "move", user=fake.alice)) == 20
 
+
+
+async def test_a_promotion_typed_without_its_piece_asks_which_privately_and_changes_nothing(bot, fake, service):
+    await start_game(fake)
+    for player, move in [(fake.alice, "h4"), (fake.bob, "g5"), (fake.alice, "hxg5"), (fake.bob, "Bg7"),
+                         (fake.alice, "g6"), (fake.bob, "a6"), (fake.alice, "gxh7"), (fake.bob, "a5")]:
+        await fake.slash("move", {"move": move}, user=player)
+    for typed in ("hxg8", "h7g8", "h7-g8"):
+        asked = await fake.slash("move", {"move": typed}, user=fake.alice)
+        [answer] = asked.messages
+        assert answer.ephemeral and answer.content == \
+            "Promote to which piece? hxg8=Q, hxg8=R, hxg8=B or hxg8=N"
+    assert len((await service.store.open_game(fake.channel_id)).moves) == 8
+    promoted = await fake.slash("move", {"move": "hxg8=N"}, user=fake.alice)
+    assert "alice plays **hxg8=N** (`h7g8n`)" in promoted.reply.content
+
+
+async def test_a_capital_file_letter_as_a_phone_types_it_is_played(bot, fake):
+    await start_game(fake)
+    pawn = await fake.slash("move", {"move": "E4"}, user=fake.alice)
+    assert "alice plays **e4** (`e2e4`)" in pawn.reply.content and not pawn.reply.ephemeral
+    await fake.slash("move", {"move": "D5"}, user=fake.bob)
+    capture = await fake.slash("move", {"move": "Exd5"}, user=fake.alice)
+    assert "alice plays **exd5** (`e4d5`)" in capture.reply.content

@@ -99,3 +99,14 @@ def test_kingswap_rules_card_states_the_seed_text_and_the_node_budget():
     card = (Path(__file__).resolve().parents[2] / "data" / "rules" / "kingswap.md").read_text(encoding="utf-8")
     assert "kibitz-daily:kingswap:YYYY-MM-DD:k" in card
     assert f"{DAILY_NODE_BUDGET:,} positions" in card
+
+
+@pytest.mark.parametrize("slug, day, tried, par, fen", [
+    ("kingswap", DAY, 1, 6, "PNQNB/QRRQQ/PBRRB/BQNRP/RRBPK 1 0"),
+    ("kingswap", SKIPPING_DAY, 2, 5, "QNPQR/RQNNN/NRBNP/NPQNP/PNBBK 1 0"),
+    ("solitary-patience", DAY, 1, None, "8/NpppBppp/pP1PpPPb/4PNK1/P1P1r2R/q1nB1k1b/1R1Qnr1P/8 w - - 0 1"),
+])
+def test_the_deal_of_a_fixed_day_is_the_same_on_every_machine(slug, day, tried, par, fen):
+    """Pinned: a change to the seed text, the set-up draw or the solver's order would deal another puzzle."""
+    deal = rules.daily_deal(slug, day)
+    assert (deal.tried, deal.par, deal.fen) == (tried, par, fen)

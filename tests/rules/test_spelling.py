@@ -167,3 +167,21 @@ class OnePromotion(Game):
 
 def test_a_single_promotion_piece_is_just_played():
     assert OnePromotion().play("a7a8") == "a7a8q"
+
+
+@pytest.mark.parametrize("slug", ["standard", "zoo", "balanced-swap"])
+@pytest.mark.parametrize("typed, canonical", [("E4", "e2e4"), ("E2e4", "e2e4"), ("E2-e4", "e2e4"), ("G1f3", "g1f3")])
+def test_a_capital_file_letter_as_a_phone_types_it_is_read_as_the_pawns_file(slug, typed, canonical):
+    assert rules.new_game(slug).play(typed) == canonical
+
+
+def test_a_capital_b_before_a_capture_stays_a_bishop_and_a_capital_pawn_capture_is_read():
+    game = rules.new_game("standard")
+    for move in ["e4", "d5"]:
+        game.play(move)
+    assert refusal(game, "Bxd5").args[0] == "Bxd5 is not a legal move here."   # never the pawn's exd5
+    assert refusal(game, "B2b3").args[0] == "B2b3 is not a legal move here."   # bishop SAN, never b2b3
+    assert game.play("Exd5") == "e4d5"
+    assert refusal(rules.new_game("standard"), "E5").args[0] == "e5 is not a legal move here."
+    promoting = rules.new_game("standard", fen="k7/4P3/8/8/8/8/8/4K3 w - - 0 1")
+    assert isinstance(refusal(promoting, "E8"), rules.PromotionChoice)
