@@ -1073,7 +1073,7 @@ class GameService:
             what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
             return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
                          f"any move declines.", game_id=record.id, controls=("takeback",),
-                         ply=len(record.moves), asker=user.id)
+                         ply=daily.grid_ply(record), asker=user.id)
 
     @staticmethod
     def _takeback_plies(game: Game, colour: str) -> int:
@@ -1093,7 +1093,7 @@ class GameService:
             asker_id = record.takeback_offer
             if not asker_id:
                 raise UserError("No takeback request stands in this game.")
-            if (ply is not None and ply != len(record.moves)) or (asker is not None and asker != asker_id):
+            if (ply is not None and ply != daily.grid_ply(record)) or (asker is not None and asker != asker_id):
                 raise UserError("That takeback request is no longer open: nothing was changed. "
                                 "Answer the newest one.")
             if accept and user.id == asker_id:
@@ -1196,7 +1196,7 @@ class GameService:
 
     def _with_builder(self, reply: Reply, record: GameRecord, game: Game) -> Reply:
         """Give a board reply the builder's first menu, while the game goes on."""
-        reply.ply = len(record.moves)
+        reply.ply = daily.grid_ply(record)   # grows with every move and every take-back: an old menu never matches
         if game.outcome is None:
             try:
                 reply.builder = builder_menu(game, view=reply.view)   # the view in hand: not built again
@@ -1207,7 +1207,7 @@ class GameService:
     async def _built_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
         """The live game a builder click is for, checked: same game, same ply, the player to move."""
         live = await self._load(channel)
-        if (live is None or live.game is None or live.record.id != game_id or len(live.record.moves) != ply
+        if (live is None or live.game is None or live.record.id != game_id or daily.grid_ply(live.record) != ply
                 or live.game.outcome is not None):
             raise UserError(self.BUILD_STALE)
         self._require_turn(live.record, live.game, user)

@@ -258,3 +258,18 @@ async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_p
     assert "bob aborted game #1" in out.getvalue()
     record = await service.store.get(1)
     assert (record.status, record.moves) == ("aborted", [])
+
+
+async def test_a_turn_builder_menu_from_before_a_takeback_plays_nothing_after_another_move(service, store):
+    game_id = await started(service)
+    await played(service, "e4", "e5")
+    menu_board = await service.move(CHANNEL, ALICE, "Nf3")          # Bob's builder menu is for this position
+    await service.takeback(CHANNEL, ALICE)
+    await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
+    await service.move(CHANNEL, ALICE, "d4")                         # as many moves as when the menu was made
+    assert len((await store.get(game_id)).moves) == 3
+    with pytest.raises(UserError, match="earlier position"):
+        await service.play_built(CHANNEL, BOB, game_id, menu_board.ply, ("b8c6",))
+    assert (await store.get(game_id)).moves == ["e2e4", "e7e5", "d2d4"]
+    fresh = await service.board(CHANNEL)
+    await service.play_built(CHANNEL, BOB, game_id, fresh.ply, ("b8c6",))   # the newest board's menu works
