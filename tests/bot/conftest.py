@@ -28,3 +28,13 @@ def store():
 async def service(store):
     fake_png.calls.clear()
     return GameService(store, renderer=fake_png)
+
+
+class HandClock:
+    """A service timer (Unix seconds) moved on by hand: `clock.now += 60`."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now

@@ -16,7 +16,7 @@ from bot.service import GameService, UserError
 from bot.store import DailyResult, GameRecord, InMemoryStore
 from bot.store_pg import open_store
 
-from .conftest import ALICE, BOB, CAROL, fake_png
+from .conftest import ALICE, BOB, CAROL, HandClock, fake_png
 
 pytestmark = pytest.mark.asyncio
 
@@ -24,19 +24,9 @@ PATIENCE = "solitary-patience"
 DAY = datetime.datetime(2026, 3, 14, 12, tzinfo=datetime.timezone.utc).timestamp()
 
 
-class Clock:
-    """The service's timer, moved on by hand."""
-
-    def __init__(self, now: float = DAY) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return HandClock(DAY)
 
 
 @pytest.fixture
@@ -191,9 +181,9 @@ async def test_console_daily_plays_in_a_channel_of_its_own_and_finds_it_again(st
 
 
 async def test_the_day_is_the_utc_day(clock):
-    svc = GameService(InMemoryStore(), renderer=fake_png, timer=Clock(DAY + 12 * 3600 - 1))
+    svc = GameService(InMemoryStore(), renderer=fake_png, timer=HandClock(DAY + 12 * 3600 - 1))
     assert svc.today() == "2026-03-14"
-    svc.timer = Clock(DAY + 12 * 3600)
+    svc.timer = HandClock(DAY + 12 * 3600)
     assert svc.today() == "2026-03-15"
 
 

@@ -8,24 +8,16 @@ import pytest
 from bot.service import GameService, Player, UserError, duration
 from bot.store import InMemoryStore
 
-from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
+from .conftest import ALICE, BOB, CAROL, CHANNEL, HandClock, fake_png
 
 pytestmark = pytest.mark.asyncio
 
 DAY = 86400
 
 
-class Clock:
-    def __init__(self, now: float = 1_000_000.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock():
-    return Clock()
+    return HandClock()
 
 
 @pytest.fixture

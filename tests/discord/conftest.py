@@ -75,3 +75,13 @@ async def service() -> GameService:
 async def bot(fake, service) -> AsyncIterator[KibitzBot]:
     async with running_bot(fake, service) as client:
         yield client
+
+
+async def message_noted(service: GameService, game_id: int) -> str:
+    """The challenge's message id, once the bot has stored it (just after answering)."""
+    for _ in range(500):
+        record = await service.game_record(game_id)
+        if record is not None and record.message_id:
+            return record.message_id
+        await asyncio.sleep(0.01)
+    raise AssertionError("the challenge's message id was never stored")

@@ -3,12 +3,11 @@ message settled (accepted, declined, withdrawn, expired), pings with allowed_men
 one member, /pings, and display names shown as typed."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
 from bot.views.challenge import show_settled
-from tests.discord.conftest import running_bot
+from tests.discord.conftest import message_noted, running_bot
 from tests.discord.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.asyncio
@@ -30,15 +29,6 @@ def game_id_of(log) -> int:
 
 def pinged(message: dict) -> list[str]:
     return [user["id"] for user in message["mentions"]]
-
-
-async def noted(service, game_id: int) -> str:
-    for _ in range(200):
-        record = await service.game_record(game_id)
-        if record.message_id:
-            return record.message_id
-        await asyncio.sleep(0.01)
-    raise AssertionError("the challenge's message id was never stored")
 
 
 async def test_options_are_variant_first_then_opponent_colour_days(bot, fake):
@@ -122,7 +112,7 @@ async def test_an_expired_challenge_message_is_settled_from_its_stored_record(bo
     """The scheduler's path: only the record (home channel, message id) is at hand."""
     log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
     game_id = game_id_of(log)
-    assert await noted(service, game_id) == log.reply.message["id"]
+    assert await message_noted(service, game_id) == log.reply.message["id"]
     record = await service.game_record(game_id)
     assert await show_settled(bot, record, "expired")
     [edit] = [e for e in fake.channel_edits if e.message["id"] == log.reply.message["id"]]

@@ -1,11 +1,10 @@
 """Rematch and takeback end to end through the Discord stand-in, in the game's thread."""
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
-from tests.discord.conftest import running_bot
+from tests.discord.conftest import message_noted, running_bot
 from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
@@ -28,16 +27,6 @@ async def begin(fake: FakeDiscord) -> str:
     return list(fake.threads)[-1]
 
 
-async def noted(service, game_id: int) -> str:
-    """The challenge's message id, once the bot has stored it (just after answering)."""
-    for _ in range(500):
-        record = await service.game_record(game_id)
-        if record.message_id:
-            return record.message_id
-        await asyncio.sleep(0.01)
-    raise AssertionError("the challenge's message id was never stored")
-
-
 async def play(fake: FakeDiscord, thread: str, *moves: str) -> None:
     for n, move in enumerate(moves):
         log = await fake.slash("move", {"move": move}, user=(fake.alice, fake.bob)[n % 2], channel=thread)
@@ -56,7 +45,7 @@ async def test_the_final_board_offers_a_rematch_with_colours_swapped(bot, fake, 
     assert [u["id"] for u in offer.message["mentions"]] == [fake.alice["id"]]   # the challenged one is pinged
     assert labels(offer.message) == ["Accept", "Decline"]
     game_id = int(button(rematch, "Accept").split(":")[2])
-    assert await noted(service, game_id) == offer.message["id"]   # to be edited when settled, as a /challenge's
+    assert await message_noted(service, game_id) == offer.message["id"]   # to be edited when settled, as a /challenge's
     accepted = await fake.click(button(rematch, "Accept"), user=fake.alice, message=offer.message)
     board = [m for m in fake.messages_in(thread) if "The game begins" in m.content][-1]
     assert "White: bob · Black: alice" in board.content and "accepts" in accepted.reply.content

@@ -8,6 +8,7 @@ import asyncio
 
 import pytest
 
+from tests.discord.conftest import message_noted
 from tests.discord.fake_discord import FakeDiscord
 
 pytestmark = pytest.mark.asyncio
@@ -26,15 +27,8 @@ async def challenge_and_accept(fake: FakeDiscord, challenger, opponent, variant=
     return made, accepted
 
 
-async def message_noted(service, log) -> str:
-    """The challenge's message id, once the bot has stored it (just after answering)."""
-    game_id = int(button(log, "Accept").split(":")[2])
-    for _ in range(200):
-        record = await service.game_record(game_id)
-        if record.message_id:
-            return record.message_id
-        await asyncio.sleep(0.01)
-    raise AssertionError("the challenge's message id was never stored")
+def challenge_id(log) -> int:
+    return int(button(log, "Accept").split(":")[2])
 
 
 def thread_named(fake: FakeDiscord, name: str) -> str:
@@ -171,7 +165,7 @@ async def test_games_lists_open_games_and_challenges_with_links(bot, fake, servi
     thread_id = thread_named(fake, "alice vs bob · Standard chess")
     await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread_id)
     waiting = await fake.slash("challenge", {"variant": "standard"}, user=fake.carol)
-    assert await message_noted(service, waiting) == waiting.reply.message["id"]
+    assert await message_noted(service, challenge_id(waiting)) == waiting.reply.message["id"]
     log = await fake.slash("games", user=fake.bob)
     assert not log.reply.ephemeral
     lines = log.reply.content.splitlines()
