@@ -381,9 +381,10 @@ class GameService:
                 raise UserError("Your draw offer already stands.")
             record.draw_offer = user.id
             await self._save(live, before)
-            other = next(name for pid, name in record.players if pid != user.id)
-            return Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
-                         f"your next move declines.", game_id=record.id, controls=("draw",))
+            other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
+            return await self._ping_member(
+                Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
+                      f"your next move declines.", game_id=record.id, controls=("draw",)), other_id)
 
     @_tells_notices
     async def undo(self, channel: str, user: Player) -> Reply:
@@ -529,10 +530,14 @@ class GameService:
         if record.solo or game.outcome is not None:
             return reply
         pid = record.players[0][0] if game.turn == rules.WHITE else record.players[1][0]
+        return await self._ping_member(reply, pid)
+
+    async def _ping_member(self, reply: Reply, pid: str) -> Reply:
+        """Mark the answer to ping member `pid`, unless they turned pings off."""
         try:
             if pid and await self.store.pings(pid):
                 reply.ping = pid
-        except Exception:   # the move is committed: a missing ping is no reason to fail its answer
+        except Exception:   # the change is committed: a missing ping is no reason to fail its answer
             log.exception("could not read the ping preference of %s", pid)
         return reply
 
@@ -1069,11 +1074,12 @@ class GameService:
             before = record.copy()
             record.takeback_offer = user.id
             await self._save(live, before)
-            other = next(name for pid, name in record.players if pid != user.id)
+            other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
             what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
-            return Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; "
-                         f"any move declines.", game_id=record.id, controls=("takeback",),
-                         ply=daily.grid_ply(record), asker=user.id)
+            return await self._ping_member(
+                Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; any move declines.",
+                      game_id=record.id, controls=("takeback",), ply=daily.grid_ply(record), asker=user.id),
+                other_id)
 
     @staticmethod
     def _takeback_plies(game: Game, colour: str) -> int:

@@ -273,3 +273,16 @@ async def test_a_turn_builder_menu_from_before_a_takeback_plays_nothing_after_an
     assert (await store.get(game_id)).moves == ["e2e4", "e7e5", "d2d4"]
     fresh = await service.board(CHANNEL)
     await service.play_built(CHANNEL, BOB, game_id, fresh.ply, ("b8c6",))   # the newest board's menu works
+
+
+async def test_a_takeback_request_and_a_draw_offer_ping_the_opponent_who_must_answer(service, store):
+    await started(service)
+    await played(service, "e4", "e5")
+    assert (await service.takeback(CHANNEL, BOB)).ping == ALICE.id
+    await service.move(CHANNEL, ALICE, "Nf3")                  # a move declines the request
+    assert (await service.draw(CHANNEL, ALICE)).ping == BOB.id
+    await store.set_pings(ALICE.id, False, "t")                # unless they turned pings off
+    assert (await service.takeback(CHANNEL, ALICE)).ping == BOB.id
+    await store.set_pings(BOB.id, False, "t")
+    await service.answer_takeback(CHANNEL, ALICE, (await store.open_game(CHANNEL)).id, accept=False)
+    assert (await service.takeback(CHANNEL, ALICE)).ping is None
