@@ -836,6 +836,8 @@ class GameService:
             raise UserError("No puzzle to take a move back in.")
         if record.players[0][0] != user.id:
             raise UserError("You are not playing in this game.")
+        if record.daily:   # its first finish is kept before the copy can change
+            await self._recover_daily_results(record.daily, record.variant, record.guild_id or "")
         try:
             return self._revive(record)
         except Exception:
@@ -1440,8 +1442,21 @@ class GameService:
             raise UserError(f"{deal_info.name} has no daily deal, so no daily board.")
         deal = await self.daily_deal(deal_info.slug)   # worked out once a day (for its par)
         day = deal.day.isoformat()
+        await self._recover_daily_results(day, deal_info.slug, guild or "")
         rows = await self.store.daily_results(guild or "", deal_info.slug, day)
         return Reply("\n".join(daily.board_lines(deal_info, day, rows, deal.par)))
+
+    def _daily_result(self, record: GameRecord, finished_at: str) -> DailyResult:
+        return DailyResult(record.daily or "", record.variant, record.players[0][0], record.guild_id or "",
+                           record.players[0][1], self._id(record), record.result == "solved", record.score,
+                           record.hints, record.plies_played, finished_at)
+
+    async def _recover_daily_results(self, day: str, variant: str, guild: str) -> None:
+        """Keep the results of finishes saved just before the process died, before their result was
+        written: such a copy is still exactly as it finished (any later change comes through here first)."""
+        for record in await self.store.unrecorded_daily_finishes(day, variant, guild):
+            if await self.store.add_daily_result(self._daily_result(record, record.updated_at)):
+                log.warning("kept the daily result of game %s, finished before a restart", record.id)
 
     async def _daily_after_commit(self, record: GameRecord) -> None:
         """A daily copy just changed: keep its first finish as the day's result (once), and tell
@@ -1454,10 +1469,7 @@ class GameService:
                     if any(row.game_id == record.id for row in kept):
                         self._notices[record.channel_id] = daily.PRACTICE
                 return
-            counted = await self.store.add_daily_result(DailyResult(
-                record.daily or "", record.variant, record.players[0][0], record.guild_id or "", record.players[0][1],
-                self._id(record), record.result == "solved", record.score, record.hints, record.plies_played,
-                self.clock()))
+            counted = await self.store.add_daily_result(self._daily_result(record, self.clock()))
             self._notices[record.channel_id] = (daily.COUNTED.format(slug=record.variant) if counted
                                                 else daily.PRACTICE)
         except Exception:

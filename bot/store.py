@@ -224,6 +224,9 @@ class GameStore(Protocol):
         """The member's copies of a day's deal, oldest first."""
     async def add_daily_result(self, result: DailyResult) -> bool:
         """Keep the first finish of a member's daily; False, changing nothing, if one is kept already."""
+    async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
+        """Finished daily copies of a server ('' outside one) whose player has no result kept for
+        the day: a finish saved just before the process died, before its result was written."""
     async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
         """A server's results for a day's deal, unordered."""
 
@@ -353,6 +356,11 @@ class InMemoryStore:
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
         return self._sorted(r for r in self._rows.values() if r.daily == day and r.variant == variant
                             and r.players and r.players[0][0] == player_id)
+
+    async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
+        return self._sorted(r for r in self._rows.values() if r.daily == day and r.variant == variant
+                            and r.status == "finished" and (r.guild_id or "") == guild_id and r.players
+                            and (day, variant, r.players[0][0]) not in self._daily)
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         key = (result.day, result.variant, result.player_id)
@@ -659,6 +667,13 @@ class SqliteStore:
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? "
                                 "AND json_extract(players, '$[0][0]') = ? ORDER BY id", (day, variant, player_id))
+
+    async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
+        return await self._many(
+            "SELECT * FROM games AS g WHERE g.daily = ? AND g.variant = ? AND g.status = 'finished' "
+            "AND COALESCE(g.guild_id, '') = ? AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
+            "WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = json_extract(g.players, '$[0][0]')) "
+            "ORDER BY g.id", (day, variant, guild_id))
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join("?" for _ in DAILY_COLUMNS)

@@ -283,6 +283,13 @@ class PostgresStore:
         return await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 "
                                 "AND players::json->0->>0 = $3 ORDER BY id", day, variant, player_id)
 
+    async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
+        return await self._many(
+            "SELECT * FROM games AS g WHERE g.daily = $1 AND g.variant = $2 AND g.status = 'finished' "
+            "AND COALESCE(g.guild_id, '') = $3 AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
+            "WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = g.players::json->0->>0) "
+            "ORDER BY g.id", day, variant, guild_id)
+
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join(f"${i}" for i in range(1, len(DAILY_COLUMNS) + 1))
         values = [int(v) if isinstance(v, bool) else v for v in (getattr(result, c) for c in DAILY_COLUMNS)]

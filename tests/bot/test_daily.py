@@ -222,3 +222,39 @@ async def test_games_leaves_out_daily_copies_played_in_private(svc):
     listing = (await svc.games("g")).text
     assert "(1)" in listing and "carol" in listing
     assert "alice" not in listing and "Solitary" not in listing
+
+
+class LosesDailyResults(InMemoryStore):
+    """A store whose daily-result write fails, as when the process dies just after the finish is saved."""
+
+    fail = True
+
+    async def add_daily_result(self, result):
+        if self.fail:
+            raise OSError("the process died here")
+        return await super().add_daily_result(result)
+
+
+async def test_a_finish_whose_result_was_never_written_is_kept_when_the_board_is_read():
+    store = LosesDailyResults()
+    svc = GameService(store, renderer=fake_png, timer=HandClock(DAY))
+    await svc.start_daily("t-alice", ALICE, PATIENCE, guild="g")
+    await svc.resign("t-alice", ALICE)                        # saved as finished; its result is lost
+    store.fail = False
+    assert await store.daily_results("g", PATIENCE, "2026-03-14") == []
+    board = await svc.daily_board("g", ALICE, PATIENCE)
+    [kept] = await store.daily_results("g", PATIENCE, "2026-03-14")
+    assert kept.player_id == ALICE.id and kept.solved is False and "alice" in board.text
+
+
+async def test_a_lost_result_is_kept_before_undo_turns_the_copy_into_practice():
+    store = LosesDailyResults()
+    svc = GameService(store, renderer=fake_png, timer=HandClock(DAY))
+    await svc.start_daily("t-alice", ALICE, PATIENCE, guild="g")
+    moves = (await svc.move_suggestions("t-alice", ALICE, "", limit=None))
+    await svc.move("t-alice", ALICE, moves[0])
+    await svc.resign("t-alice", ALICE)
+    store.fail = False
+    await svc.undo("t-alice", ALICE)                           # reopens the copy: its first finish is kept first
+    [kept] = await store.daily_results("g", PATIENCE, "2026-03-14")
+    assert kept.plies == 1 and kept.solved is False

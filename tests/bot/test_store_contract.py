@@ -201,3 +201,17 @@ async def test_a_members_copies_of_a_daily_deal_are_found(any_store):
     await any_store.create(theirs)
     assert [r.id for r in await any_store.daily_games("2026-11-23", "kingswap", "1")] == [mine.id]
     assert await any_store.daily_games("2026-11-24", "kingswap", "1") == []
+
+
+async def test_finished_daily_copies_without_a_kept_result_are_found(any_store):
+    def copy(player, status, guild="g1"):
+        return GameRecord("kingswap", f"t-{player}", [(player, player)], START, status, guild_id=guild,
+                          created_at="t", updated_at="t", daily="2026-11-23")
+    lost, kept, playing, elsewhere = copy("1", "finished"), copy("2", "finished"), copy("3", "active"), \
+        copy("4", "finished", guild=None)
+    for record in (lost, kept, playing, elsewhere):
+        await any_store.create(record)
+    await any_store.add_daily_result(DailyResult("2026-11-23", "kingswap", "2", "g1", "2", kept.id, True, 3, 0, 9, "t"))
+    assert [r.id for r in await any_store.unrecorded_daily_finishes("2026-11-23", "kingswap", "g1")] == [lost.id]
+    assert [r.id for r in await any_store.unrecorded_daily_finishes("2026-11-23", "kingswap", "")] == [elsewhere.id]
+    assert await any_store.unrecorded_daily_finishes("2026-11-24", "kingswap", "g1") == []
