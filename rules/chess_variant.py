@@ -480,7 +480,11 @@ class ChessGame(Game):
             return ""
         before = self.board.copy(stack=1)
         move = before.pop()
-        label = self.variant.san(before, move, self.variant.legal(before, self._states[-1]))
+        # the position before the move usually still has its legal moves cached (they judged the move)
+        legal = self._memo[-2].get("legal") if len(self._memo) >= 2 else None
+        if legal is None:
+            legal = self.variant.legal(before, self._states[-1])
+        label = self.variant.san(before, move, legal)
         checks = self.variant.checked_kings(self.board, self.state)
         suffix = ("#" if self.outcome and self.outcome.kind == "checkmate" else "+") if checks else ""
         return label + suffix

@@ -128,3 +128,24 @@ def test_view_matches_board_size_and_describes_position(slug):
     view = game.view()
     assert (view.files, view.ranks) == (info.files, info.ranks)
     assert game.describe()
+
+
+@pytest.mark.parametrize("slug", ["standard", "zoo", "dowager", "moderation"])
+def test_the_last_moves_label_is_the_same_from_the_cache_and_after_a_replay(slug):
+    # The label reads the legal moves cached for the position before the move; a game replayed
+    # from its moves (no cache) must label every move the same.
+    rng, game = random.Random(3), rules.new_game(slug, seed=3)
+    labels = []
+    for _ in range(30):
+        if game.outcome is not None:
+            break
+        game.play(rng.choice(game.legal_moves()))
+        labels.append(game.last_move_label())
+    for n in range(1, len(labels) + 1):
+        fresh = rules.new_game(slug, seed=3)
+        for move in game.history[:n - 1]:
+            fresh.play(move)
+        fresh._memo[-1].clear()   # nothing cached for the position before the move
+        fresh.play(game.history[n - 1])
+        fresh._memo[-2].clear()
+        assert fresh.last_move_label() == labels[n - 1]
