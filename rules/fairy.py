@@ -59,9 +59,26 @@ class FairyVariant(PartsVariant):
     clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN
     promotion_refusal: str = ""           # the sentence for a typed promotion outside `promotions` ("": generic)
     says_no_castling: bool = False        # a typed king step of two files on its rank: "There is no castling in ..."
+    back_rank_pawns: bool = True          # False: a set-up with a pawn on the first or last rank is refused
 
     def __init__(self) -> None:
         self.table = MenTable(self.men, region=self.region)
+
+    # -- set-up ----------------------------------------------------------------------------------
+    def load(self, fen: str) -> Position:
+        """No castling on this floor, whatever the FEN says; the en passant square is kept only
+        where a pawn could take there (as after a move)."""
+        position = super().load(fen)
+        board = position.board
+        board.castling_rights = chess.BB_EMPTY
+        if board.ep_square is not None and (self.clear_en_passant or not board.has_pseudo_legal_en_passant()):
+            board.ep_square = None
+        return position
+
+    def validate(self, position: Position) -> None:
+        super().validate(position)
+        if not self.back_rank_pawns and position.board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
+            raise ValueError("A pawn cannot stand on the first or last rank.")
 
     # -- turns -----------------------------------------------------------------------------------
     def steps(self, position: Position) -> list[chess.Move]:

@@ -37,29 +37,14 @@ class Counselor(FairyVariant):
     royalty = Royalty("kq")
     promotions = "rbn"
     promotion_refusal = "A pawn promotes only to a Rook, Bishop or Knight."
-    says_no_castling = True
+    says_no_castling = True                # ruling 8: no castling whatever the FEN says (FairyVariant.load)
+    back_rank_pawns = False
 
     def __init__(self) -> None:
         super().__init__()
         self.queens = MenTable({"q": QUEEN})
 
     # -- set-up --------------------------------------------------------------------------------------
-    def load(self, fen: str) -> Position:
-        position = super().load(fen)
-        board = position.board
-        board.castling_rights = chess.BB_EMPTY   # ruling 8: no castling whatever the FEN says
-        if board.ep_square is not None and not board.has_pseudo_legal_en_passant():
-            board.ep_square = None
-        return position
-
-    def validate(self, position: Position) -> None:
-        super().validate(position)
-        if position.board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
-            raise ValueError("A pawn cannot stand on the first or last rank.")
-
-    def fen(self, position: Position) -> str:
-        return position.board.fen(en_passant="fen")
-
     # -- men and attacks -----------------------------------------------------------------------------
     def pseudo(self, board: chess.Board) -> Iterator[chess.Move]:
         """Pseudo-legal moves: FIDE men by python-chess (no castling in any Counselor position;

@@ -34,21 +34,12 @@ class Donnybrook(FairyVariant):
     royalty = Royalty("")
     promotions = "rbn"
     has_hands = True
+    back_rank_pawns = False
 
     # -- set-up and FEN --------------------------------------------------------------------------
-    def load(self, fen: str) -> Position:
-        position = super().load(fen)
-        board = position.board
-        board.castling_rights = chess.BB_EMPTY
-        if board.ep_square is not None and not board.has_pseudo_legal_en_passant():
-            board.ep_square = None
-        return position
-
     def validate(self, position: Position) -> None:
         super().validate(position)
         board = position.board
-        if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
-            raise ValueError("A pawn cannot stand on the first or last rank.")
         white, black = position.hands
         waiting = white + black
         if len(waiting) > 1:

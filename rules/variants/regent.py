@@ -45,26 +45,11 @@ class Regent(FairyVariant):
     royalty = Royalty("q", uncapturable="q")
     promotions = "rnbk"
     promotion_refusal = "A pawn promotes to a Rook, Knight, Bishop or King, never to a Queen."
-    says_no_castling = True
+    says_no_castling = True                # ruling 6: no castling (FairyVariant.load)
+    back_rank_pawns = False
     insufficient_material = True
 
     # -- set-up --------------------------------------------------------------------------------------
-    def load(self, fen: str) -> Position:
-        position = super().load(fen)
-        board = position.board
-        board.castling_rights = chess.BB_EMPTY   # ruling 6: no castling
-        if board.ep_square is not None and not board.has_pseudo_legal_en_passant():
-            board.ep_square = None
-        return position
-
-    def validate(self, position: Position) -> None:
-        super().validate(position)
-        if position.board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
-            raise ValueError("A pawn cannot stand on the first or last rank.")
-
-    def fen(self, position: Position) -> str:
-        return position.board.fen(en_passant="fen")
-
     # -- checks --------------------------------------------------------------------------------------
     def attackers(self, board: chess.Board, by: bool, square: int) -> int:
         """Men of `by` attacking `square` by their capture geometry (pins ignored, ruling 2)."""

@@ -44,11 +44,6 @@ class Separation(FairyVariant):
     insufficient_material = False
 
     # -- set-up --------------------------------------------------------------------------------------
-    def load(self, fen: str) -> Position:
-        position = super().load(fen)
-        position.board.castling_rights = chess.BB_EMPTY
-        return position
-
     def validate(self, position: Position) -> None:
         board = position.board
         bad = board.status() & (chess.STATUS_NO_WHITE_KING | chess.STATUS_NO_BLACK_KING | chess.STATUS_TOO_MANY_KINGS
@@ -65,9 +60,6 @@ class Separation(FairyVariant):
         waiting = not board.turn
         if self.table.is_attacked(board, not waiting, monarchs(board, waiting)[0]):
             raise ValueError("The side not to move cannot have its King in check.")
-
-    def fen(self, position: Position) -> str:
-        return position.board.fen(en_passant="fen")
 
     # -- turns ---------------------------------------------------------------------------------------
     def verdict(self, before: chess.Board, after: chess.Board, move: chess.Move,

@@ -26,25 +26,15 @@ class Tyrant(FairyVariant):
     royalty = Royalty("")
     promotions = "rbn"
     clear_en_passant = True
-
-    def load(self, fen: str) -> Position:
-        position = super().load(fen)
-        position.board.castling_rights = chess.BB_EMPTY
-        position.board.ep_square = None
-        return position
+    back_rank_pawns = False
 
     def validate(self, position: Position) -> None:
         super().validate(position)
         board = position.board
-        if board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
-            raise ValueError("A pawn cannot stand on the first or last rank.")
         for colour in chess.COLORS:
             for kind in (chess.KING, chess.QUEEN):
                 if len(board.pieces(kind, colour)) > 1:
                     raise ValueError("Each side has at most one King and one Queen.")
-
-    def fen(self, position: Position) -> str:
-        return position.board.fen(en_passant="fen")
 
     def follow_ups(self, position: Position, move: chess.Move, after: chess.Board) -> list[tuple]:
         captured = position.board.piece_type_at(move.to_square)
