@@ -6,23 +6,29 @@ user gets a short generic apology. Slash commands reach ``KibitzTree.on_error`` 
 discord.py; button callbacks call :func:`report_error` themselves (discord.py sends
 DynamicItem errors to a log line, not to the tree).
 
+One request per answer: a command whose answer is ready within ``DEFER_AFTER`` seconds answers
+with the interaction's callback itself (text, picture and buttons in one request), with no
+"thinking" message before it. Discord refuses a second callback to the same interaction
+("already acknowledged", code 40060), so repeating a callback is safe: when a retry is refused
+that way (discord.py repeats a request Discord answered with a 5xx, and deliver_reply one whose
+connection dropped), the first attempt went through, and the answer counts as delivered.
+
+A slow command (still running after ``DEFER_AFTER`` seconds) defers publicly so Discord's
+3-second limit holds, and its public answer then replaces the loading message by editing it
+(PATCH @original) rather than by a first followup (POST): both look the same to the user, but an
+edit can be repeated safely, where a POST that Discord had carried out before failing would post
+the board twice.
+
 Ephemeral after a public "thinking" defer: Discord makes the first followup after a deferred
 response replace the loading message *with the visibility chosen at defer time*, ignoring the
 followup's own ephemeral flag. So when the answer turns out to be private (an error), we first
 delete the public loading message, then send the ephemeral followup.
 
-A public answer after a "thinking" defer replaces the loading message by editing it (PATCH
-@original) rather than by a first followup (POST). Both look the same to the user, but an edit
-can be repeated safely: discord.py retries a request Discord answered with a 5xx, and a POST
-that Discord had carried out before failing would post the board twice.
-
 Answering a command (:func:`answer`, used by every slash command): the service call runs first,
 and an error it raises at once (not your game, not your turn, an illegal move, a bad option)
-becomes a private reply with no public "thinking" message before it. A public answer defers
-publicly and then replaces the loading message, as above; a call that has not finished after
-``DEFER_AFTER`` seconds defers publicly while it runs, so Discord's 3-second limit holds. String
-options are at most ``MAX_OPTION`` characters (Discord enforces it in its client; the tree refuses
-longer ones in one private sentence, before any command runs).
+becomes a private reply with no public "thinking" message before it. String options are at most
+``MAX_OPTION`` characters (Discord enforces it in its client; the tree refuses longer ones in one
+private sentence, before any command runs).
 """
 from __future__ import annotations
 
@@ -43,7 +49,8 @@ log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please try again."
 MAX_CONTENT = 2000
-_ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already resolved the defer
+_ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went (callback or resolved defer)
+ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
 DEFER_AFTER = 1.5     # seconds a command may take before it defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
 TOO_LONG = f"That is too long: an option takes at most {MAX_OPTION} characters."
@@ -89,8 +96,15 @@ def resolves_loading(interaction: discord.Interaction) -> bool:
 
 async def send_piece(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
     """Send one message (at most 2000 characters) as the interaction's answer or a followup."""
-    if not interaction.response.is_done():
-        await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+    if not interaction.response.is_done() and not interaction.extras.get(_ANSWERED):
+        try:
+            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            # an earlier attempt of this callback went through and its reply was lost (module docstring)
+            log.info("interaction %s: a repeated answer was refused as already made", interaction.id)
+        interaction.extras[_ANSWERED] = True
         return
     if resolves_loading(interaction):
         if not ephemeral:
@@ -158,9 +172,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ch
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
         await _defer(interaction)   # slow: show "thinking" now; a public answer is the likely one
-    reply = await task
-    if not interaction.response.is_done() and not reply.ephemeral:
-        await _defer(interaction)   # public: defer, then replace the loading message (module docstring)
+    reply = await task   # ready in time: the answer is the callback itself, one request
     if changes:
         await deliver_reply(interaction, reply)
     else:

@@ -19,11 +19,12 @@ discord.py takes for a Cloudflare ban) when its ``Retry-After`` is short. Anythi
 Unknown Webhook once the interaction token is dead, 403, 5xx after discord.py's five attempts)
 sends the message to the channel instead.
 
-No doubles. The answer to a slash command edits its "thinking" message (see bot/tree.py), so
-repeating it after a lost answer changes the same message again. Channel messages carry a nonce
-with ``enforce_nonce``, so Discord answers a repeated post with the first message. Only a
-followup that posts (a button's answer) could appear twice, if Discord made it and the
-connection dropped before its answer; that is preferred to losing it.
+No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
+(a refused repeat counts as delivered), or after a slow call an edit of its "thinking" message,
+which a repeat changes again (see bot/tree.py). Channel messages carry a nonce with
+``enforce_nonce``, so Discord answers a repeated post with the first message. Only a followup
+that posts (a button's answer) could appear twice, if Discord made it and the connection dropped
+before its answer; that is preferred to losing it.
 
 One write per upload. aiohttp streams a multipart body part by part, one socket send for each
 boundary, part header and part (about fifteen for a board with its builder). discord.py sends

@@ -321,8 +321,9 @@ class Request:
 # Routes by name, as (method regex, path regex without the /api/v10 prefix).
 ROUTES: dict[str, tuple[str, str]] = {
     "callback": ("POST", r"/interactions/[^/]+/[^/]+/callback"),
-    # the answer after a defer, however it is sent: a followup, or an edit of the loading message
-    "answer": ("POST|PATCH", r"/webhooks/[^/]+/[^/]+(/messages/@original)?"),
+    # a command's message, however it is sent: the callback that carries it, or after a defer a
+    # followup or an edit of the loading message
+    "answer": ("POST|PATCH", r"/interactions/[^/]+/[^/]+/callback|/webhooks/[^/]+/[^/]+(/messages/@original)?"),
     "followup": ("POST", r"/webhooks/[^/]+/[^/]+"),
     "edit_original": ("PATCH", r"/webhooks/[^/]+/[^/]+/messages/@original"),
     "delete_original": ("DELETE", r"/webhooks/[^/]+/[^/]+/messages/@original"),

@@ -1,5 +1,6 @@
 """End to end: how commands answer. Mistakes are private with no public "thinking" before them;
-a public answer defers publicly, and a slow one still defers within Discord's 3 seconds; an
+a quick public answer is one request (the callback carries the board), and a slow one defers within
+Discord's 3 seconds; an
 overlong option is refused in one short sentence; commands are synced only when they changed."""
 from __future__ import annotations
 
@@ -40,11 +41,13 @@ async def test_mistakes_are_one_private_sentence_with_no_thinking_first(bot, fak
     assert answer.ephemeral and (sentence is None or answer.content == sentence)
 
 
-async def test_a_public_answer_defers_publicly_then_replaces_the_loading_message(bot, fake):
+async def test_a_quick_public_answer_is_one_request_carrying_the_board(bot, fake):
     await start_game(fake)
     log = await fake.slash("move", {"move": "e4"}, user=fake.alice)
-    assert log.callbacks[0].type == DEFERRED_CHANNEL_MESSAGE and not log.callbacks[0].ephemeral
-    assert "alice plays **e4**" in log.reply.content and not log.reply.ephemeral
+    [callback] = log.sent   # no "thinking" first, no edit after: the callback is the answer
+    assert callback.kind == "callback" and callback.type == CHANNEL_MESSAGE and not callback.ephemeral
+    assert "alice plays **e4**" in callback.content and callback.files[0].filename.endswith(".png")
+    assert [r.status for r in fake.requests if log.token in r.path] == [200]
 
 
 async def test_a_6000_character_move_gets_one_short_private_sentence(bot, fake, service):

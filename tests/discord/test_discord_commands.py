@@ -30,12 +30,13 @@ COMMANDS = {"variants", "rules", "puzzle", "challenge", "move", "board", "resign
 PRIVILEGED_INTENTS = (1 << 1) | (1 << 8) | (1 << 15)   # members, presences, message content
 
 
-def assert_deferred_then_answered(log: InteractionLog) -> None:
-    """A slash command: first a 'thinking' defer, then everything else as followups/edits."""
+def assert_answered_publicly(log: InteractionLog) -> None:
+    """A slash command answered quickly: its one callback is the public answer, with nothing
+    ("thinking" or an edit) before it; a longer text goes on in followups."""
     assert log.callbacks, f"no callback: {log.sent!r}"
-    assert log.sent[0].kind == "callback" and log.sent[0].type == DEFERRED_CHANNEL_MESSAGE, log.sent
-    assert len(log.callbacks) == 1
-    assert log.answers, f"no answer after the defer: {log.sent!r}"
+    assert log.sent[0].kind == "callback" and log.sent[0].type == CHANNEL_MESSAGE, log.sent
+    assert not log.sent[0].ephemeral and len(log.callbacks) == 1, log.sent
+    assert all(s.kind == "followup" for s in log.sent[1:]), log.sent
 
 
 def assert_private_error(log: InteractionLog, text: str | None = None) -> str:
@@ -78,7 +79,7 @@ async def test_start_up_syncs_commands_and_identifies(bot, fake):
 
 async def test_variants_lists_standard_and_kingswap(bot, fake):
     log = await fake.slash("variants", user=fake.alice)
-    assert_deferred_then_answered(log)
+    assert_answered_publicly(log)
     assert "`standard`" in log.text and "`kingswap`" in log.text
     assert not any(s.ephemeral for s in log.messages)
     assert all(len(s.content) <= 2000 for s in log.messages)
@@ -99,7 +100,7 @@ async def test_variant_autocomplete(bot, fake):
 
 async def test_puzzle_replies_with_png_and_alt_text(bot, fake, service):
     log = await fake.slash("puzzle", {"variant": "kingswap", "seed": 1}, user=fake.alice)
-    assert_deferred_then_answered(log)
+    assert_answered_publicly(log)
     reply = log.reply
     assert not reply.ephemeral
     assert "seed 1" in reply.content
@@ -116,7 +117,7 @@ async def test_puzzle_replies_with_png_and_alt_text(bot, fake, service):
 
 async def test_challenge_shows_buttons_that_only_the_opponent_may_press(bot, fake):
     log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"}, user=fake.alice)
-    assert_deferred_then_answered(log)
+    assert_answered_publicly(log)
     buttons = {c["label"]: c for c in log.components()}
     assert set(buttons) == {"Accept", "Decline"}
     accept_id = buttons["Accept"]["custom_id"]
@@ -171,7 +172,7 @@ async def test_a_game_from_first_move_to_resignation(bot, fake):
     assert (await fake.slash("board", user=fake.carol)).reply.content == before   # nothing changed
 
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
-    assert_deferred_then_answered(played)
+    assert_answered_publicly(played)
     reply = played.reply
     assert not reply.ephemeral
     assert "alice plays **e4** (`e2e4`)" in reply.content and "bob to move" in reply.content
@@ -190,14 +191,14 @@ async def test_a_game_from_first_move_to_resignation(bot, fake):
     assert len(everything) == 20      # black's 20 legal replies
 
     resigned = await fake.slash("resign", user=fake.bob)
-    assert_deferred_then_answered(resigned)
+    assert_answered_publicly(resigned)
     assert "bob resigns" in resigned.reply.content and "alice wins" in resigned.reply.content
     after = await fake.slash("move", {"move": "e7e5"}, user=fake.bob)
     assert "This game is over." in assert_private_error(after)
 
     for log in fake.interactions.values():
-        if log.type == 2 and not all(s.ephemeral for s in log.messages):   # every public answer deferred first
-            assert_deferred_then_answered(log)
+        if log.type == 2 and not all(s.ephemeral for s in log.messages):   # every public answer is its callback
+            assert_answered_publicly(log)
     assert fake.unhandled == []
 
 

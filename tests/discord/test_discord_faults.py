@@ -43,9 +43,9 @@ def everything_said(fake: FakeDiscord) -> list[str]:
 
 
 def board_messages(log: InteractionLog) -> list[Sent]:
-    """The answers carrying a board, one per message the user sees (an edit repeated by a retry
-    changes the same message)."""
-    by_message = {s.message["id"]: s for s in log.answers if s.files and s.message is not None}
+    """The answers carrying a board, one per message the user sees (a callback, a followup or an
+    edit; an edit repeated by a retry changes the same message)."""
+    by_message = {s.message["id"]: s for s in log.messages if s.files and s.message is not None}
     return list(by_message.values())
 
 
@@ -89,7 +89,7 @@ async def test_a_followup_answered_with_500_is_retried_and_nothing_is_doubled(bo
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
 
     assert tries(fake, "answer", played) == [500, 200]
-    assert len(played.answers) == 1 and "alice plays **e4**" in played.reply.content
+    assert len(played.messages) == 1 and "alice plays **e4**" in played.reply.content
     assert fake.channel_messages == []
     assert await moves(service, fake) == ["e2e4"]
     after = await fake.slash("move", {"move": "e7e5"}, user=fake.bob)   # the game goes on
@@ -98,14 +98,16 @@ async def test_a_followup_answered_with_500_is_retried_and_nothing_is_doubled(bo
 
 
 async def test_an_answer_discord_made_before_failing_with_500_is_not_doubled(bot, fake, service):
-    """Discord carried out the request, then answered 500, and discord.py repeated it: the board
-    still appears once, because the answer edits the loading message rather than posting."""
+    """Discord carried out the callback, then answered 500, and discord.py repeated it: Discord
+    refuses a second callback (40060), and the bot takes that refusal as the answer delivered, so
+    the board appears once, neither posted again nor sent to the channel."""
     await start_game(fake)
     fake.server_error("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)   # discord.py retries after 1 s
+    await asyncio.sleep(0.2)   # time for a followup or a channel post, were one coming
 
-    assert tries(fake, "answer", played) == [500, 200]
+    assert tries(fake, "answer", played) == [500, 400]
     [board] = board_messages(played)
     assert "alice plays **e4**" in board.content
     assert played.followups == [] and fake.channel_messages == []
@@ -152,14 +154,15 @@ async def test_a_connection_dropped_before_discord_answered_is_retried(bot, fake
 
 
 async def test_an_answer_that_arrived_but_whose_reply_was_lost_is_not_doubled(bot, fake, service):
-    """Discord made the answer, then the connection dropped: the bot's retry edits the same
-    message again instead of posting the board a second time."""
+    """Discord made the answer, then the connection dropped: the bot's retry is refused as already
+    made (40060), which tells it the board went out, so it is not posted a second time."""
     await start_game(fake)
     fake.disconnect("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)
+    await asyncio.sleep(0.2)   # time for a followup or a channel post, were one coming
 
-    assert tries(fake, "answer", played) == [0, 200]
+    assert tries(fake, "answer", played) == [0, 400]
     [board] = board_messages(played)
     assert "alice plays **e4**" in board.content and board.message["id"] == played.original["id"]
     assert played.followups == [] and fake.channel_messages == []
@@ -200,8 +203,7 @@ async def test_a_followup_failing_until_discord_py_gives_up_goes_to_the_channel(
     assert tries(fake, "answer", played) == [500] * 5
     [posted] = fake.channel_messages
     assert "alice plays **e4**" in posted.content and posted.files
-    assert played.answers == []
-    await fake.wait_until(lambda: played.original_deleted)   # no "thinking..." left beside it
+    assert played.messages == [] and played.original is None   # no "thinking..." left beside it
     assert await moves(service, fake) == ["e2e4"]
     assert not any(WENT_WRONG in text for text in everything_said(fake))
 
