@@ -798,9 +798,12 @@ class GameService:
             record.due_at = self._first_due(record)
             record.reminded = False
 
-    async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object]) -> None:
-        """Write the game's new state; if the write fails, put game and record back as they were."""
-        self._settle(live.record, live.playing)
+    async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object],
+                      settled: bool = False) -> None:
+        """Write the game's new state; if the write fails, put game and record back as they were.
+        `settled`: the record already holds the game's state (a turn settles it in the worker)."""
+        if not settled:
+            self._settle(live.record, live.playing)
         await self._save(live, before, undo)
         if not live.record.is_open:
             self._live.pop(live.record.channel_id, None)
@@ -874,7 +877,7 @@ class GameService:
     async def _commit_played(self, live: _Live, before: GameRecord, user: Player, reply: Reply | None) -> Reply:
         """Commit a turn `_play_and_compose` played; its reply, with the ping for the player to move."""
         record, game = live.record, live.playing
-        await self._commit(live, before, undo=game.undo)
+        await self._commit(live, before, undo=game.undo, settled=True)
         if reply is None:
             reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
         return await self._ping_next(reply, record, game)

@@ -380,8 +380,14 @@ _COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen",
             "reminded", "takeback_offer", "hints", "plies_played", "daily", "par")
 
 
-def _to_row(record: GameRecord) -> tuple:
+_UPDATE_GAME = f"UPDATE games SET {', '.join(f'{c} = ?' for c in _COLUMNS)} WHERE id = ? AND version = ?"
+
+
+def _to_row(record: GameRecord, version: int | None = None) -> tuple:
+    """The record as a row of _COLUMNS (`version`: the version to write, if not the record's)."""
     values = {c: getattr(record, c) for c in _COLUMNS}
+    if version is not None:
+        values["version"] = version
     values["players"] = json.dumps([list(p) for p in record.players])
     values["moves"] = json.dumps(record.moves)
     values["reminded"] = int(record.reminded)
@@ -476,12 +482,10 @@ class SqliteStore:
         return record.id
 
     async def save(self, record: GameRecord) -> None:
-        assignments = ", ".join(f"{c} = ?" for c in _COLUMNS)
-        row = _to_row(replace(record, version=record.version + 1))
+        row = _to_row(record, version=record.version + 1)
         async with self._write:
             try:   # one compare-and-set statement: it commits itself, or changes nothing
-                cursor = await self._conn.execute(
-                    f"UPDATE games SET {assignments} WHERE id = ? AND version = ?", (*row, record.id, record.version))
+                cursor = await self._conn.execute(_UPDATE_GAME, (*row, record.id, record.version))
             except aiosqlite.IntegrityError:
                 raise ChannelBusy(record.channel_id) from None
         if cursor.rowcount != 1:

@@ -26,6 +26,11 @@ which a repeat changes again (see bot/tree.py). Channel messages carry a nonce w
 that posts (a button's answer) could appear twice, if Discord made it and the connection dropped
 before its answer; that is preferred to losing it.
 
+A callback's answer. discord.py asks Discord to echo the message a callback made
+(``with_response``) and builds a full Message from it, components and all; nothing in the bot
+reads it (the message id, which discord.py keeps, is in the answer's ``interaction`` part), so
+:class:`JoinedBodyAdapter` drops the echoed message before discord.py sees it.
+
 One write per upload. aiohttp streams a multipart body part by part, one socket send for each
 boundary, part header and part (about fifteen for a board with its builder). discord.py sends
 interaction answers through the webhook adapter in its ``async_context`` (a ``ContextVar``):
@@ -92,11 +97,20 @@ class _JoinedBodyRequest:
 
 class JoinedBodyAdapter(AsyncWebhookAdapter):
     """discord.py's webhook adapter (interaction answers and followups), sending each multipart
-    body in one write (see module docstring)."""
+    body in one write, and reading only the ids from a callback's answer (see module docstring)."""
 
     async def request(self, route: Any, session: Any, **kwargs: Any) -> Any:   # type: ignore[override]
         # discord.py calls only `session.request(...)`, which _JoinedBodySession has
         return await super().request(route, cast(aiohttp.ClientSession, _JoinedBodySession(session)), **kwargs)
+
+    async def create_interaction_response(self, *args: Any, **kwargs: Any) -> Any:   # type: ignore[override]
+        data = await super().create_interaction_response(*args, **kwargs)
+        resource = data.get("resource") if isinstance(data, dict) else None
+        if isinstance(resource, dict):
+            # the message Discord echoes back: nothing here reads it, and discord.py would build a
+            # whole Message from it (components included); its id stays in data["interaction"]
+            resource.pop("message", None)
+        return data
 
 
 _ADAPTER = JoinedBodyAdapter()
