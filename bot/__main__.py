@@ -68,6 +68,13 @@ def main(argv: list[str]) -> int:
             return 0
         check_shards(cfg)
         from .discord_app import run
+        from .process import CpuSettingError, collect_garbage_less, keep_to_one_cpu
+
+        try:
+            keep_to_one_cpu(cfg.cpu, cfg.shard_ids)   # before any thread starts: they all inherit it
+        except CpuSettingError as error:
+            raise config_module.ConfigError(str(error)) from None
+        collect_garbage_less()   # start-up is done: what it made is never garbage
 
         run(cfg)   # opens the store before it connects to Discord
         return 0

@@ -7,6 +7,11 @@ Play:
                           a server's /settings default and a challenge's `days` option override it
     KIBITZ_DEV_GUILD      a development server's id: commands are also synced there (instantly)
 
+Running:
+
+    KIBITZ_CPU            auto (default): the process keeps to one CPU; all: any CPU; or a CPU
+                          number. Why, in bot/process.py.
+
 Shards (a bot in more than about 2,500 servers must shard):
 
     KIBITZ_SHARD_COUNT   how many Discord shards the bot has in all, e.g. 4
@@ -43,6 +48,7 @@ class Config:
     challenge_ttl: int = 3600                 # KIBITZ_CHALLENGE_TTL: seconds a challenge waits for an answer
     move_deadline: int = 3 * 86400            # KIBITZ_MOVE_DEADLINE: default seconds per move
     dev_guild: str | None = None              # KIBITZ_DEV_GUILD: also sync commands to this guild, at once
+    cpu: str | int = "auto"                   # KIBITZ_CPU: "auto" (one CPU), "all" or a CPU number (bot/process.py)
 
     @property
     def sharded(self) -> bool:
@@ -89,7 +95,17 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         challenge_ttl=parse_seconds(env, "KIBITZ_CHALLENGE_TTL", 3600),
         move_deadline=parse_seconds(env, "KIBITZ_MOVE_DEADLINE", 3 * 86400),
         dev_guild=parse_guild(env.get("KIBITZ_DEV_GUILD", "")),
+        cpu=parse_cpu(env.get("KIBITZ_CPU", "")),
     )
+
+
+def parse_cpu(text: str) -> str | int:
+    from bot.process import CpuSettingError, parse
+
+    try:
+        return parse(text)
+    except CpuSettingError as error:
+        raise ConfigError(str(error)) from None
 
 
 def parse_seconds(env: dict[str, str], name: str, default: int) -> int:

@@ -1,0 +1,110 @@
+"""How the bot's process runs: on one CPU (``KIBITZ_CPU``), and with a garbage collector that
+leaves the start-up objects alone and runs less often.
+
+CPython runs one thread's Python at a time (the global interpreter lock). The bot's threads (the
+event loop, the worker threads that play turns and draw boards, SQLite's thread) only take turns,
+so a second CPU adds no speed; it costs some: when the threads are spread over two CPUs, every
+hand-over of the lock crosses between them. Under load (``benchmarks/load.py``, 100 games on a
+2-CPU machine) a move cost about 30% more of the bot's CPU that way than with the process kept
+on one CPU, and its replies were slower. So by default the process keeps to one CPU:
+
+    KIBITZ_CPU unset or "auto"  one CPU: with KIBITZ_SHARD_IDS, the process's place among
+                                processes running equal runs of shards (first shard id divided
+                                by how many it runs: 0,1 -> 0 and 2,3 -> 1) picks among the
+                                allowed CPUs in turn, so shard processes spread over them; else
+                                the CPU the process is on when it starts
+    KIBITZ_CPU=all              let the operating system place the threads on any allowed CPU
+    KIBITZ_CPU=3                CPU 3 (it must be one the process may use)
+
+It is applied once, in ``python -m bot`` before any thread starts, so every thread inherits it.
+Where the platform cannot set it (not Linux), or only one CPU is allowed, nothing changes.
+
+The garbage collector. Every answer through discord.py allocates thousands of short-lived
+objects, and CPython's collector looks at its youngest generation after each 700 allocations
+that outlive their statement, and at every object now and then. :func:`collect_garbage_less`
+freezes what start-up made (modules, rule tables: never garbage) out of the collector's sight and
+lets the youngest generation grow to ``GC_THRESHOLD`` before it is looked at. The same
+benchmark, run in turn with and without: less CPU per move in every pair, and a shorter tail.
+Memory is not at stake: cycles are still collected, only later, and reference counting frees
+everything else at once.
+"""
+from __future__ import annotations
+
+import gc
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+GC_THRESHOLD = 10_000   # allocations before the youngest generation is collected (CPython's default: 700)
+
+
+class CpuSettingError(ValueError):
+    """KIBITZ_CPU cannot be used: one sentence naming it."""
+
+
+def parse(text: str) -> str | int:
+    """KIBITZ_CPU as "auto", "all" or a CPU number; raises CpuSettingError."""
+    text = text.strip().lower()
+    if text in ("", "auto"):
+        return "auto"
+    if text == "all":
+        return "all"
+    if text.isdigit():
+        return int(text)
+    raise CpuSettingError(f"KIBITZ_CPU must be auto, all or a CPU number (not {text!r}).")
+
+
+def choose(setting: str | int, allowed: set[int], current: int | None,
+           shard_ids: tuple[int, ...] | None = None) -> int | None:
+    """The one CPU to keep to, or None to leave the placement as it is."""
+    if setting == "all" or len(allowed) < 2:
+        if isinstance(setting, int) and setting not in allowed:
+            raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
+                                  f"({_span(allowed)}).")
+        return None
+    if isinstance(setting, int):
+        if setting not in allowed:
+            raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
+                                  f"({_span(allowed)}).")
+        return setting
+    ordered = sorted(allowed)
+    if shard_ids:
+        return ordered[(min(shard_ids) // len(shard_ids)) % len(ordered)]
+    return current if current in allowed else ordered[0]
+
+
+def current_cpu() -> int | None:
+    """The CPU this process is running on now (Linux: /proc/self/stat), or None."""
+    try:
+        fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[36])   # field 39 of stat(5), "processor"; fields[0] here is field 3
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None) -> int | None:
+    """Apply KIBITZ_CPU to this process (call before any thread starts). Returns the CPU kept to."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = os.sched_getaffinity(0)
+    cpu = choose(setting, allowed, current_cpu(), shard_ids)
+    if cpu is None:
+        return None
+    os.sched_setaffinity(0, {cpu})
+    log.info("running on CPU %d of %s (KIBITZ_CPU=all lets the threads use every CPU; see bot/process.py)",
+             cpu, _span(allowed))
+    return cpu
+
+
+def _span(cpus: set[int]) -> str:
+    return ",".join(str(c) for c in sorted(cpus))
+
+
+def collect_garbage_less(threshold: int = GC_THRESHOLD) -> None:
+    """Freeze the objects made so far out of the collector's sight, and collect the youngest
+    generation after `threshold` allocations (see module docstring). Call once, after start-up."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(threshold, *gc.get_threshold()[1:])
