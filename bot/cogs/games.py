@@ -1,15 +1,15 @@
 """The slash commands: parse, call the service through ``answer`` (bot/tree.py), send its Reply.
 
 ``answer`` runs the service call first: a mistake it finds (not your game, not your turn, an
-illegal move) is a private sentence with no public "thinking" before it; a public answer defers
-publicly and replaces the loading message, and a slow call defers while it runs, so rendering or
-storage never runs into Discord's 3-second deadline. Errors are not handled here: they propagate
+illegal move) is a private sentence with no public "thinking" before it; a public answer is the
+interaction's callback itself (one request), and a call still running after 1.5 s defers while it
+runs, so rendering or storage never runs into Discord's 3-second deadline. Errors are not handled here: they propagate
 to ``KibitzTree.on_error`` (bot/tree.py). Autocomplete only suggests; the service validates slugs
 and moves again. String options are at most 100 characters (``Text``).
 
 Commands that change a game pass ``changes=True``: once the service has returned, the change is
-committed, so the answer is delivered (by followup, else in the channel) and never turned into
-an error. Commands that only read send their answer as it is.
+committed, so the answer is delivered (by the callback or a followup, else in the channel) and
+never turned into an error. Commands that only read send their answer as it is.
 
 A challenge accepted or a puzzle asked for in a text channel is played in a thread of its own
 (bot/views/challenge.py); the commands of bot/cogs/lobby.py list games and keep settings.
