@@ -6,7 +6,7 @@ event loop, the worker threads that play turns and draw boards, SQLite's thread)
 so a second CPU adds no speed; it costs some: when the threads are spread over two CPUs, every
 hand-over of the lock crosses between them. Under load (``benchmarks/load.py``, 100 games on a
 2-CPU machine, five runs each way in turn) a move cost the bot 3.0 ms of CPU that way against 2.0
-ms with the process kept on one CPU (medians), and replies took longer (p99 398 ms against 266).
+ms with the process kept on one CPU (medians), and replies took longer (p99 391 ms against 266).
 So by default the process keeps to one CPU:
 
     KIBITZ_CPU unset or "auto"  one CPU: with KIBITZ_SHARD_IDS, the process's place among
