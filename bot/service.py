@@ -1494,6 +1494,9 @@ class GameService:
             if found is None:
                 return Reply(f"No hint: the search found no good move within {seconds:g} seconds. Nothing was counted.",
                              game_id=record.id)
+            if found.move is None:   # proved lost: no move to hint, so nothing is counted
+                return Reply(f"No hint: {found.reason} `/undo` takes moves back. Nothing was counted.",
+                             game_id=record.id)
             before = record.copy()
             record.hints += 1
             await self._save(live, before)

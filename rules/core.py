@@ -146,12 +146,13 @@ class VariantInfo:
 class Hint:
     """One good next move for a solo puzzle, from a search in the rules core.
 
-    move:     the move in canonical notation, legal in the position the hint was asked in.
-    reason:   one short sentence for the player: why this move.
+    move:     the move in canonical notation, legal in the position the hint was asked in; None
+              when the search proved that no move can still win the puzzle (`reason` says so).
+    reason:   one short sentence for the player: why this move (or why none).
     searched: how many positions the search looked at.
     """
 
-    move: str
+    move: str | None
     reason: str
     searched: int = 0
 

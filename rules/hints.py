@@ -2,7 +2,8 @@
 
 Each search reads the game's position and works on copies: the game itself never changes. The
 clock is a `time.monotonic()` deadline looked at every few positions (no threads, no I/O). Each
-returns a `Hint` or None when it found nothing in time (or the game is over).
+returns a `Hint` or None when it found nothing in time (or the game is over); a KingSwap! hint
+whose search proved that no tour can be completed any more has no move and says so.
 
 * KingSwap!: the solver (`rules.solver`); the hint is the first move of the best tour found.
 * Solitary Patience: one greedy play-out per legal move (placements first, then moves that bring
@@ -33,6 +34,8 @@ def kingswap_hint(game: KingSwapGame, seconds: float) -> Hint | None:
         return None
     budget = max(200, int(seconds * HINT_NODES_PER_SECOND))
     result = solve(game.position, budget, deadline=time.monotonic() + seconds)
+    if result.solvable is False:   # the search was complete: a proof, not a budget spent
+        return Hint(None, "The tour can no longer be completed from this position.", result.nodes)
     if not result.solvable or not result.line:
         return None
     n = result.best_score

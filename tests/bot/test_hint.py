@@ -51,6 +51,20 @@ async def test_no_hint_within_the_time_says_so_and_counts_nothing(service, monke
     assert (await service.store.open_game(CHANNEL)).hints == 0
 
 
+async def test_a_tour_proved_lost_says_so_and_counts_nothing(service, monkeypatch):
+    """The search proved no tour can be completed (a real search, on a small lost position):
+    no move is hinted, the player is told why and pointed to /undo, and no hint is counted."""
+    from rules.hints import kingswap_hint
+
+    lost = rules.new_game("kingswap", fen="5/5/5/5/2N1K 1 0")   # one man left, two swaps needed
+    await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
+    monkeypatch.setattr(type(lost), "hint", lambda self, seconds=2.0: kingswap_hint(lost, seconds))
+    reply = await service.hint(CHANNEL, ALICE)
+    assert reply.text == ("No hint: The tour can no longer be completed from this position. "
+                          "`/undo` takes moves back. Nothing was counted.")
+    assert (await service.store.open_game(CHANNEL)).hints == 0
+
+
 async def test_hints_are_shown_with_the_final_score_and_kept_in_the_store(service):
     await service.start_puzzle(CHANNEL, ALICE, "solitary-patience", seed=5)
     await service.hint(CHANNEL, ALICE)

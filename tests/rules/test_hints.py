@@ -55,8 +55,10 @@ def test_kingswap_hint_plays_the_last_swap_and_counts_the_casualties():
     assert "completed with 4 casualties" in hint.reason
 
 
-def test_kingswap_hint_is_none_when_the_tour_can_no_longer_be_completed():
-    assert unchanged_after_hint(rules.new_game("kingswap", fen="5/5/5/5/2NNK 1 0")) is None
+def test_kingswap_hint_says_when_the_tour_can_no_longer_be_completed():
+    hint = unchanged_after_hint(rules.new_game("kingswap", fen="5/5/5/5/2N1K 1 0"))   # one man, two swaps needed
+    assert hint is not None and hint.move is None
+    assert hint.reason == "The tour can no longer be completed from this position."
 
 
 def test_kingswap_hint_follows_a_tour_that_completes():
