@@ -10,7 +10,8 @@ both happen, and two processes never fire the same deadline twice.
 Delivery follows the change: the change is committed, so a message that cannot be sent is
 logged, never retried into a second forfeit. While something stays due that this process does
 not carry out (another shard's game, a round that failed), it tries again after 1 s, then 2, 4...
-up to a minute, rather than spinning.
+up to a minute, rather than spinning; but never later than the next deadline still to come, so
+its own deadlines are kept on time while another process's lie overdue.
 """
 from __future__ import annotations
 
@@ -59,11 +60,14 @@ class Scheduler:
             signal.event.clear()
             signal.until = None
             start = self.service.timer()
+            upcoming: float | None = None   # the next deadline after this round's start
             try:
                 events = await self.service.due_events(start, owns=self.bot.owns_guild)
                 for event in events:
                     await self.deliver(event)
                 next_due = await self.service.next_due()
+                if next_due is not None and next_due <= start and not events:
+                    upcoming = await self.service.next_due(after=start)
             except Exception:
                 log.exception("the deadline round failed; trying again shortly")
                 events, next_due = [], start
@@ -74,8 +78,11 @@ class Scheduler:
                 wait, retry = min(max(next_due - now, 0.0), LONGEST_SLEEP), RETRY
             elif events:   # more were due than one round takes: go on at once
                 wait, retry = 0.0, RETRY
-            else:   # left due by a round that did nothing: another shard's, or refused. Back off
+            else:   # left due by a round that did nothing: another shard's, or refused. Back off,
+                # but wake for the next deadline still to come
                 wait, retry = retry, min(retry * 2, MAX_RETRY)
+                if upcoming is not None:
+                    wait = min(wait, max(upcoming - now, 0.0))
             signal.until = now + wait
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(signal.event.wait(), timeout=wait)

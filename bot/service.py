@@ -998,8 +998,9 @@ class GameService:
                 events.append(event)
         return events
 
-    async def next_due(self) -> float | None:
-        return await self.store.next_due()
+    async def next_due(self, after: float | None = None) -> float | None:
+        """The earliest stored deadline (later than `after`, if given), whoever's guild it is."""
+        return await self.store.next_due(after)
 
     DUE_PAGE = 100   # due records read at a time
 

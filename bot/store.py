@@ -210,8 +210,8 @@ class GameStore(Protocol):
         """Challenges waiting in a channel, oldest first."""
     async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
         """A server's games in play and waiting challenges (guild None: those outside a server), oldest first."""
-    async def next_due(self) -> float | None:
-        """The earliest due_at among open games, or None."""
+    async def next_due(self, after: float | None = None) -> float | None:
+        """The earliest due_at among open games (of those later than `after`, if given), or None."""
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
         """Open games whose due_at has come (due_at <= now), earliest first."""
     async def settings(self, guild_id: str) -> dict:
@@ -333,8 +333,9 @@ class InMemoryStore:
     async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
         return self._sorted(r for r in self._rows.values() if r.is_open and r.guild_id == guild_id)
 
-    async def next_due(self) -> float | None:
-        return min((r.due_at for r in self._rows.values() if r.is_open and r.due_at is not None), default=None)
+    async def next_due(self, after: float | None = None) -> float | None:
+        return min((r.due_at for r in self._rows.values() if r.is_open and r.due_at is not None
+                    and (after is None or r.due_at > after)), default=None)
 
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
         rows = [r for r in self._rows.values() if r.is_open and r.due_at is not None and r.due_at <= now]
@@ -623,9 +624,10 @@ class SqliteStore:
         return await self._many("SELECT * FROM games WHERE guild_id = ? AND status IN ('challenge', 'active') "
                                 "ORDER BY id", (guild_id,))
 
-    async def next_due(self) -> float | None:
+    async def next_due(self, after: float | None = None) -> float | None:
         row = await (await self._conn.execute(
-            "SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND status IN ('challenge', 'active')")).fetchone()
+            "SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND status IN ('challenge', 'active') "
+            "AND (? IS NULL OR due_at > ?)", (after, after))).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:

@@ -253,8 +253,9 @@ class PostgresStore:
         return await self._many(f"SELECT * FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND {_OPEN_SQL} "
                                 "ORDER BY id", guild_id)
 
-    async def next_due(self) -> float | None:
-        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {_OPEN_SQL}")
+    async def next_due(self, after: float | None = None) -> float | None:
+        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {_OPEN_SQL} "
+                                          "AND ($1::double precision IS NULL OR due_at > $1)", after)
         return None if value is None else float(value)
 
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:

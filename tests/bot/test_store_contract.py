@@ -163,6 +163,8 @@ async def test_the_next_deadline_and_the_games_it_has_come_for(any_store):
     await any_store.create(record(channel="c", status="finished", due_at=50.0))   # finished: never due
     soon = await any_store.create(record(channel="d", status="challenge", due_at=200.0))
     assert await any_store.next_due() == 100.0
+    assert await any_store.next_due(after=100.0) == 200.0   # the next one still to come after a time
+    assert await any_store.next_due(after=300.0) is None
     assert [r.id for r in await any_store.due(250.0)] == [late, soon]
     assert await any_store.due(99.0) == []
 

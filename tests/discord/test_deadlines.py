@@ -224,3 +224,38 @@ async def test_a_challenge_made_while_the_scheduler_reads_the_next_deadline_stil
     finally:
         await scheduler.stop()
     assert (await service.store.get(later[0])).status == "expired"
+
+
+async def test_another_shards_overdue_deadline_does_not_delay_this_ones():
+    """A game of a guild another process serves lies overdue (that process is down): the scheduler
+    backs off from it, but wakes for its own next deadline rather than after the back-off."""
+    now = [1_000_000.0]
+    service = GameService(InMemoryStore(), renderer=tiny_png, timer=lambda: now[0], move_deadline=100)
+    alice, bob = Player("11", "alice"), Player("12", "bob")
+    theirs = (await service.challenge("5", alice, bob, "standard", guild="g1")).game_id
+    await service.accept("5", bob)
+    ours = (await service.challenge("6", alice, bob, "standard", guild="g2")).game_id
+    await service.accept("6", bob)
+    for game_id, due_at in ((theirs, now[0] - 50), (ours, now[0] + 0.25)):
+        record = await service.store.get(game_id)
+        record.due_at = due_at
+        await service.store.save(record)
+    rounds: list[list] = []
+    due_events = service.due_events
+
+    async def counted(*args, **kwargs):
+        events = await due_events(*args, **kwargs)
+        rounds.append(events)
+        return events
+
+    service.due_events = counted   # type: ignore[method-assign]
+    scheduler = Scheduler(StubBot(service, {"g2"}))   # type: ignore[arg-type]
+    scheduler.start()
+    try:
+        await wait_until(lambda: rounds, WAIT)
+        await wait_until(lambda: service.deadlines.until is not None, WAIT)
+        # the back-off would be a whole second; ours comes due in a quarter of one
+        assert service.deadlines.until - now[0] == pytest.approx(0.25)
+    finally:
+        await scheduler.stop()
+    assert rounds[0] == [] and (await service.store.get(theirs)).status == "active"
