@@ -60,7 +60,10 @@ Threads: ``POST /channels/{id}/threads`` (``type`` 11 public or 12 private, the 
 with ``PUT /channels/{thread}/thread-members/{user}``; DELETE removes). ``GET /channels/{id}``
 answers channels, threads and DMs (404 code 10003 for others); ``PATCH /channels/{id}`` renames,
 archives, locks threads (or renames channels), dispatches THREAD_UPDATE / CHANNEL_UPDATE and is
-recorded in ``fake.channel_patches`` as ``(id, body)``. ``fake.deny_threads(channel_id=None)``
+recorded in ``fake.channel_patches`` as ``(id, body)``. ``DELETE /channels/{thread}`` removes a
+thread when the bot has Manage Threads there (403 code 50013 otherwise, and for any channel that
+is not a thread), dispatches THREAD_DELETE and keeps the thread in ``fake.deleted_threads``.
+``fake.deny_threads(channel_id=None)``
 (None: every channel, also those added later) puts a permission overwrite on the channel denying
 the bot CREATE_PUBLIC_THREADS, CREATE_PRIVATE_THREADS and SEND_MESSAGES_IN_THREADS (dispatched
 as CHANNEL_UPDATE, so ``channel.permissions_for(guild.me)`` agrees): thread creation there
@@ -441,6 +444,7 @@ class FakeDiscord:
         self.channel_messages: list[Sent] = []             # messages the bot posted in channels itself
         self.channel_edits: list[Sent] = []                # edits of channel messages (PATCH .../messages/{id})
         self.deleted_messages: list[dict[str, Any]] = []   # messages the bot deleted (DELETE .../messages/{id})
+        self.deleted_threads: list[dict[str, Any]] = []    # threads the bot deleted (DELETE /channels/{thread})
         self.faults: list[Fault] = []
         self._nonces: dict[tuple[str, str], dict[str, Any]] = {}
         self._posted: list[Sent] = []                      # every message that appeared, in order
@@ -875,6 +879,8 @@ class FakeDiscord:
             return _json(self.channel_object(channel_id))
         if not rest and method == "PATCH":
             return self._edit_channel(channel_id, body)
+        if not rest and method == "DELETE":
+            return self._delete_thread(channel_id)
         if rest == ["threads"] and method == "POST":
             return self._create_thread(channel_id, body, None)
         if len(rest) == 3 and rest[0] == "messages" and rest[2] == "threads" and method == "POST":
@@ -939,6 +945,17 @@ class FakeDiscord:
         data = self.channel_object(thread["id"])
         self._later("THREAD_CREATE", lambda: {**data, "newly_created": True})
         return _json(data, status=201)
+
+    def _delete_thread(self, channel_id: str) -> web.Response:
+        """Discord: deleting a thread takes Manage Threads; the bot never deletes other channels."""
+        if channel_id not in self.threads or not self.app_permissions(channel_id) & MANAGE_THREADS:
+            return _json({"message": "Missing Permissions", "code": 50013}, status=403)
+        data = self.channel_object(channel_id)
+        thread = self.threads.pop(channel_id)
+        self.deleted_threads.append(thread)
+        self._later("THREAD_DELETE", lambda: {"id": channel_id, "guild_id": self.guild_id,
+                                              "parent_id": thread["parent_id"], "type": thread["type"]})
+        return _json(data)
 
     def _edit_channel(self, channel_id: str, body: dict[str, Any]) -> web.Response:
         self.channel_patches.append((channel_id, dict(body)))

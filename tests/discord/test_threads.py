@@ -182,3 +182,50 @@ async def test_help_points_to_variants_and_rules(bot, fake):
     assert len(log.reply.content.splitlines()) <= 10
     missing = [c["name"] for c in fake.commands if c["name"] != "help" and f"/{c['name']}" not in log.reply.content]
     assert missing == []   # every command is named, so a newcomer learns it exists
+
+
+async def test_a_thread_made_for_an_accept_that_then_fails_is_removed(bot, fake, service, monkeypatch):
+    made = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
+                            user=fake.alice)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(service, "accept", broken)
+    failed = await fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message)
+    assert failed.reply.ephemeral and "Something went wrong" in failed.reply.content
+    [removed] = fake.deleted_threads
+    assert removed["name"] == "alice vs bob · Standard chess" and fake.threads == {}
+    assert (await service.store.challenges(fake.channel_id))[0].status == "challenge"   # still waiting
+    monkeypatch.undo()
+    again = await fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message)   # trying again works
+    assert "bob accepts" in again.reply.content
+    [(thread_id, _)] = fake.threads.items()
+    assert (await service.store.open_game(thread_id)).players[1][1] == "bob"
+
+
+async def test_a_puzzle_whose_start_fails_leaves_no_thread_behind(bot, fake, service, monkeypatch):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(service, "start_puzzle", broken)
+    log = await fake.slash("puzzle", {"variant": "kingswap", "seed": 1}, user=fake.alice)
+    assert log.reply.ephemeral and "Something went wrong" in log.reply.content
+    [removed] = fake.deleted_threads
+    assert removed["name"] == "alice · KingSwap!" and fake.threads == {}
+
+
+async def test_without_manage_threads_an_unused_thread_stays_and_is_logged(bot, fake, service, monkeypatch, caplog):
+    from tests.discord.fake_discord import MANAGE_THREADS
+
+    role = fake.roles[fake.bot_role]
+    role["permissions"] = str(int(role["permissions"]) & ~MANAGE_THREADS)
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(service, "start_puzzle", broken)
+    log = await fake.slash("puzzle", {"variant": "kingswap", "seed": 1}, user=fake.alice)
+    assert log.reply.ephemeral and "Something went wrong" in log.reply.content
+    assert fake.deleted_threads == [] and len(fake.threads) == 1
+    assert any("could not remove unused thread" in r.getMessage() for r in caplog.records)
