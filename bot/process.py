@@ -51,7 +51,7 @@ def parse(text: str) -> str | int:
         return "auto"
     if text == "all":
         return "all"
-    if text.isdigit():
+    if text.isdecimal():   # not isdigit: int() refuses a superscript two
         return int(text)
     raise CpuSettingError(f"KIBITZ_CPU must be auto, all or a CPU number (not {text!r}).")
 
