@@ -59,15 +59,12 @@ def parse(text: str) -> str | int:
 def choose(setting: str | int, allowed: set[int], current: int | None,
            shard_ids: tuple[int, ...] | None = None) -> int | None:
     """The one CPU to keep to, or None to leave the placement as it is."""
+    if isinstance(setting, int) and setting not in allowed:
+        raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
+                              f"({_span(allowed)}).")
     if setting == "all" or len(allowed) < 2:
-        if isinstance(setting, int) and setting not in allowed:
-            raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
-                                  f"({_span(allowed)}).")
         return None
     if isinstance(setting, int):
-        if setting not in allowed:
-            raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
-                                  f"({_span(allowed)}).")
         return setting
     ordered = sorted(allowed)
     if shard_ids:
