@@ -28,8 +28,8 @@ def games_in_place(fake):
 
 @pytest.fixture
 def slow(monkeypatch):
-    """Every command counts as slow: it defers ("thinking") before its answer, as one still
-    running after bot.tree.DEFER_AFTER seconds does."""
+    """A command that awaits anything (a move awaits its worker thread) counts as slow: it defers
+    ("thinking") before its answer, as one still running after bot.tree.DEFER_AFTER seconds does."""
     monkeypatch.setattr(bot.tree, "DEFER_AFTER", 0)
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())   # discord.py's 5xx back-off
 
