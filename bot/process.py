@@ -17,7 +17,8 @@ on one CPU, and its replies were slower. So by default the process keeps to one 
     KIBITZ_CPU=3                CPU 3 (it must be one the process may use)
 
 It is applied once, in ``python -m bot`` before any thread starts, so every thread inherits it.
-Where the platform cannot set it (not Linux), or only one CPU is allowed, nothing changes.
+Where the platform cannot set it (not Linux) or refuses to (a sandbox: logged), or only one CPU
+is allowed, nothing changes.
 
 The garbage collector. Every answer through discord.py allocates thousands of short-lived
 objects, and CPython's collector looks at its youngest generation after each 700 allocations
@@ -89,7 +90,11 @@ def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None
     cpu = choose(setting, allowed, current_cpu(), shard_ids)
     if cpu is None:
         return None
-    os.sched_setaffinity(0, {cpu})
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError as error:   # a sandbox that forbids it: run where the system puts the process
+        log.warning("could not keep to CPU %d (%s); running on any of %s", cpu, error, _span(allowed))
+        return None
     log.info("running on CPU %d of %s (KIBITZ_CPU=all lets the threads use every CPU; see bot/process.py)",
              cpu, _span(allowed))
     return cpu

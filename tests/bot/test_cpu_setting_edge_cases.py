@@ -1,6 +1,6 @@
 """KIBITZ_CPU at the edges (bot/process.py): digit signs that are not a CPU number are refused in
-one sentence, as any other wrong value is; a machine that allows one CPU, or a platform without
-sched_setaffinity, is left as it is."""
+one sentence, as any other wrong value is; a machine that allows one CPU, a platform without
+sched_setaffinity, or one that refuses it, is left as it is."""
 from __future__ import annotations
 
 import os
@@ -33,3 +33,12 @@ def test_without_sched_setaffinity_nothing_changes(monkeypatch):
     monkeypatch.delattr(os, "sched_setaffinity", raising=False)
     assert process.keep_to_one_cpu("auto") is None
     assert process.keep_to_one_cpu(7) is None
+
+
+def test_a_platform_that_refuses_to_place_the_process_lets_the_bot_start_where_it_is(monkeypatch):
+    def refused(pid, cpus):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "sched_setaffinity", refused, raising=False)
+    assert process.keep_to_one_cpu("auto") is None
