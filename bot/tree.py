@@ -17,10 +17,10 @@ message (a defer that went through though its reply was lost) is resolved as aft
 no message at all gets the answer as a followup.
 
 A slow command (still running after ``DEFER_AFTER`` seconds) defers publicly so Discord's
-3-second limit holds (a defer that fails is left to the answer, as above), and its public answer then replaces the loading message by editing it
-(PATCH @original) rather than by a first followup (POST): both look the same to the user, but an
-edit can be repeated safely, where a POST that Discord had carried out before failing would post
-the board twice.
+3-second limit holds (a defer that fails is left to the answer, as above), and its public answer
+then replaces the loading message by editing it (PATCH @original) rather than by a first followup
+(POST): both look the same to the user, but an edit can be repeated safely, where a POST that
+Discord had carried out before failing would post the board twice.
 
 Ephemeral after a public "thinking" defer: Discord makes the first followup after a deferred
 response replace the loading message *with the visibility chosen at defer time*, ignoring the
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please try again."
 MAX_CONTENT = 2000
 _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went (callback or resolved defer)
-_LOADING = "kibitz_loading"     # Interaction.extras key: a defer went through though discord.py saw it fail
+_LOADING = "kibitz_loading"     # Interaction.extras key, after a refused callback: it left "thinking"
 ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
 DEFER_AFTER = 1.5     # seconds a command may take before it defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
