@@ -18,7 +18,8 @@ So by default the process keeps to one CPU:
     KIBITZ_CPU=3                CPU 3 (it must be one the process may use)
 
 It is applied once, in ``python -m bot`` before any thread starts, so every thread inherits it.
-Where the platform cannot set it (not Linux), or only one CPU is allowed, nothing changes.
+Where the platform cannot set it (not Linux) or refuses to (a sandbox: logged), or only one CPU
+is allowed, nothing changes.
 
 The garbage collector. Every answer through discord.py allocates thousands of short-lived
 objects; CPython's collector looks at its youngest generation after each 700 allocations that
@@ -53,7 +54,7 @@ def parse(text: str) -> str | int:
         return "auto"
     if text == "all":
         return "all"
-    if text.isdigit():
+    if text.isdecimal():   # not isdigit: int() refuses a superscript two
         return int(text)
     raise CpuSettingError(f"KIBITZ_CPU must be auto, all or a CPU number (not {text!r}).")
 
@@ -61,15 +62,12 @@ def parse(text: str) -> str | int:
 def choose(setting: str | int, allowed: set[int], current: int | None,
            shard_ids: tuple[int, ...] | None = None) -> int | None:
     """The one CPU to keep to, or None to leave the placement as it is."""
+    if isinstance(setting, int) and setting not in allowed:
+        raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
+                              f"({_span(allowed)}).")
     if setting == "all" or len(allowed) < 2:
-        if isinstance(setting, int) and setting not in allowed:
-            raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
-                                  f"({_span(allowed)}).")
         return None
     if isinstance(setting, int):
-        if setting not in allowed:
-            raise CpuSettingError(f"KIBITZ_CPU={setting} is not among the CPUs this process may use "
-                                  f"({_span(allowed)}).")
         return setting
     ordered = sorted(allowed)
     if shard_ids:
@@ -94,7 +92,11 @@ def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None
     cpu = choose(setting, allowed, current_cpu(), shard_ids)
     if cpu is None:
         return None
-    os.sched_setaffinity(0, {cpu})
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError as error:   # a sandbox that forbids it: run where the system puts the process
+        log.warning("could not keep to CPU %d (%s); running on any of %s", cpu, error, _span(allowed))
+        return None
     log.info("running on CPU %d of %s (KIBITZ_CPU=all lets the threads use every CPU; see bot/process.py)",
              cpu, _span(allowed))
     return cpu

@@ -9,15 +9,18 @@ DynamicItem errors to a log line, not to the tree).
 One request per answer: a command whose answer is ready within ``DEFER_AFTER`` seconds answers
 with the interaction's callback itself (text, picture and buttons in one request), with no
 "thinking" message before it. Discord refuses a second callback to the same interaction
-("already acknowledged", code 40060), so repeating a callback is safe: when a retry is refused
-that way (discord.py repeats a request Discord answered with a 5xx, and deliver_reply one whose
-connection dropped), the first attempt went through, and the answer counts as delivered.
+("already acknowledged", code 40060), so repeating a callback is safe (discord.py repeats a
+request Discord answered with a 5xx, and deliver_reply one whose connection dropped). A refusal
+alone does not say what went through, so the bot then reads what the interaction shows
+(GET @original, only on this rare path): an answer already there counts as delivered; a "thinking"
+message (a defer that went through though its reply was lost) is resolved as after any defer;
+no message at all gets the answer as a followup.
 
 A slow command (still running after ``DEFER_AFTER`` seconds) defers publicly so Discord's
-3-second limit holds, and its public answer then replaces the loading message by editing it
-(PATCH @original) rather than by a first followup (POST): both look the same to the user, but an
-edit can be repeated safely, where a POST that Discord had carried out before failing would post
-the board twice.
+3-second limit holds (a defer that fails is left to the answer, as above), and its public answer
+then replaces the loading message by editing it (PATCH @original) rather than by a first followup
+(POST): both look the same to the user, but an edit can be repeated safely, where a POST that
+Discord had carried out before failing would post the board twice.
 
 Ephemeral after a public "thinking" defer: Discord makes the first followup after a deferred
 response replace the loading message *with the visibility chosen at defer time*, ignoring the
@@ -37,6 +40,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -50,6 +54,7 @@ log = logging.getLogger(__name__)
 GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please try again."
 MAX_CONTENT = 2000
 _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went (callback or resolved defer)
+_LOADING = "kibitz_loading"     # Interaction.extras key, after a refused callback: it left "thinking"
 ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
 DEFER_AFTER = 1.5     # seconds a command may take before it defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
@@ -89,23 +94,28 @@ async def send(interaction: discord.Interaction, content: str = "", *, ephemeral
 
 def resolves_loading(interaction: discord.Interaction) -> bool:
     """Whether the public "thinking" message of a deferred command still waits for its answer."""
-    return (interaction.response.is_done()
-            and interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-            and not interaction.extras.get(_ANSWERED))
+    deferred = (interaction.response.is_done()
+                and interaction.response.type is discord.InteractionResponseType.deferred_channel_message)
+    return (deferred or bool(interaction.extras.get(_LOADING))) and not interaction.extras.get(_ANSWERED)
 
 
 async def send_piece(interaction: discord.Interaction, content: str, *, ephemeral: bool, **kwargs) -> None:
     """Send one message (at most 2000 characters) as the interaction's answer or a followup."""
-    if not interaction.response.is_done() and not interaction.extras.get(_ANSWERED):
+    if not _called_back(interaction):
         try:
             await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            interaction.extras[_ANSWERED] = True
+            return
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
                 raise
-            # an earlier attempt of this callback went through and its reply was lost (module docstring)
+        # Discord has a callback already: see what it shows (module docstring)
+        shown = await _shown(interaction)
+        if shown is not None and not shown.flags.loading:
             log.info("interaction %s: a repeated answer was refused as already made", interaction.id)
-        interaction.extras[_ANSWERED] = True
-        return
+            interaction.extras[_ANSWERED] = True
+            return
+        interaction.extras[_LOADING] = shown is not None   # a defer went through: resolve it below
     if resolves_loading(interaction):
         if not ephemeral:
             await _replace_loading(interaction, content, **kwargs)
@@ -117,6 +127,22 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
             log.debug("could not delete the loading message of interaction %s", interaction.id)
     await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
     interaction.extras[_ANSWERED] = True
+
+
+def _called_back(interaction: discord.Interaction) -> bool:
+    """Whether a callback of ours went through: discord.py saw it, or Discord refused a repeat."""
+    return interaction.response.is_done() or _ANSWERED in interaction.extras or _LOADING in interaction.extras
+
+
+async def _shown(interaction: discord.Interaction) -> discord.InteractionMessage | None:
+    """The message a callback of this interaction made (an answer, or "thinking"), or None."""
+    try:
+        shown = await interaction.original_response()
+    except discord.NotFound:
+        return None
+    if interaction.message is not None and shown.id == interaction.message.id:
+        return None   # a component's own message (after a deferred update): no answer of ours
+    return shown
 
 
 async def _replace_loading(interaction: discord.Interaction, content: str, *, file: discord.File | None = None,
@@ -181,12 +207,15 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ch
 
 
 async def _defer(interaction: discord.Interaction) -> None:
-    """Defer publicly ("thinking"); an expired or refused interaction is left to the answer's own
-    fallbacks (deliver_reply posts in the channel)."""
+    """Defer publicly ("thinking"); a defer that fails (refused, expired, or its connection lost,
+    perhaps after it went through) is left to the answer: send_piece finds out what the
+    interaction shows, and deliver_reply posts in the channel what cannot go there."""
     try:
         await interaction.response.defer(thinking=True)
     except discord.HTTPException as error:
         log.warning("could not defer interaction %s: %s %s", interaction.id, error.status, error.text)
+    except (aiohttp.ClientConnectionError, TimeoutError) as error:   # it may have gone through: the answer finds out
+        log.warning("could not defer interaction %s: %s", interaction.id, type(error).__name__)
 
 
 def overlong_option(interaction: discord.Interaction) -> bool:

@@ -7,8 +7,9 @@ Two ways to send a Reply:
 - ``deliver_reply`` for the answer to a change the service has already committed (a move, a
   resignation, an accepted challenge...). It never raises and never reports a failure, because
   the change stands: telling the player "try again" would make the retry fail ("not your turn").
-  It sends the Reply as the interaction's followup; if that does not go through, it posts the
-  same message in the channel instead.
+  It sends the Reply as the interaction's answer (its callback, the edit of its "thinking"
+  message, or a followup); if that does not go through, it posts the same message in the channel
+  instead.
 
 What is retried where. discord.py's HTTP clients (``discord/webhook/async_.py`` for interaction
 answers, ``discord/http.py`` for channel messages) already wait out a 429 from Discord (the
@@ -20,8 +21,8 @@ Unknown Webhook once the interaction token is dead, 403, 5xx after discord.py's 
 sends the message to the channel instead.
 
 No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
-(a refused repeat counts as delivered), or after a slow call an edit of its "thinking" message,
-which a repeat changes again (see bot/tree.py). Channel messages carry a nonce with
+(after a refused repeat the bot reads what the interaction shows: see bot/tree.py), or after a
+slow call an edit of its "thinking" message, which a repeat changes again. Channel messages carry a nonce with
 ``enforce_nonce``, so Discord answers a repeated post with the first message. Only a followup
 that posts (a button's answer) could appear twice, if Discord made it and the connection dropped
 before its answer; that is preferred to losing it.

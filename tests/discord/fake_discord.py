@@ -345,6 +345,7 @@ ROUTES: dict[str, tuple[str, str]] = {
 
 _BOUNDARY = re.compile(r'boundary="?([^";]+)"?')
 _DISPOSITION = re.compile(r'([\w*]+)="((?:[^"\\]|\\.)*)"')
+_UNESCAPE = re.compile(r"\\(.)")
 
 
 def _multipart(raw: bytes, content_type: str) -> tuple[Any, list[Upload]]:
@@ -366,7 +367,8 @@ def _multipart(raw: bytes, content_type: str) -> tuple[Any, list[Upload]]:
             name, colon, value = line.partition(":")
             if colon:
                 headers[name.strip().lower()] = value.strip()
-        disposition = {k: v.replace('\\"', '"') for k, v in _DISPOSITION.findall(headers.get("content-disposition", ""))}
+        disposition = {k: _UNESCAPE.sub(r"\1", v)   # a quoted string: \" is ", \\ is \
+                       for k, v in _DISPOSITION.findall(headers.get("content-disposition", ""))}
         if disposition.get("name") == "payload_json":
             body = json.loads(data)
         elif "filename" in disposition:
