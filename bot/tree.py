@@ -55,6 +55,7 @@ GENERIC_FAILURE = "Something went wrong on my side. It has been logged; please t
 MAX_CONTENT = 2000
 _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went (callback or resolved defer)
 _LOADING = "kibitz_loading"     # Interaction.extras key, after a refused callback: it left "thinking"
+_MESSAGE = "kibitz_message"     # Interaction.extras key: id of the last message that carried the answer
 ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
 DEFER_AFTER = 1.5     # seconds a command may take before it defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
@@ -103,8 +104,9 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
     """Send one message (at most 2000 characters) as the interaction's answer or a followup."""
     if not _called_back(interaction):
         try:
-            await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
+            response = await interaction.response.send_message(content, ephemeral=ephemeral, **kwargs)
             interaction.extras[_ANSWERED] = True
+            note_message(interaction, response.message_id)
             return
         except discord.HTTPException as error:
             if error.code != ALREADY_ACKNOWLEDGED:
@@ -114,6 +116,7 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
         if shown is not None and not shown.flags.loading:
             log.info("interaction %s: a repeated answer was refused as already made", interaction.id)
             interaction.extras[_ANSWERED] = True
+            note_message(interaction, shown.id)
             return
         interaction.extras[_LOADING] = shown is not None   # a defer went through: resolve it below
     if resolves_loading(interaction):
@@ -125,8 +128,20 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
             await interaction.delete_original_response()
         except discord.HTTPException:
             log.debug("could not delete the loading message of interaction %s", interaction.id)
-    await interaction.followup.send(content, ephemeral=ephemeral, **kwargs)
+    sent = await interaction.followup.send(content, ephemeral=ephemeral, wait=True, **kwargs)
     interaction.extras[_ANSWERED] = True
+    note_message(interaction, sent.id)
+
+
+def note_message(interaction: discord.Interaction, message_id: int | None) -> None:
+    """Keep the id of a message that carried the answer (the last one: it carries the buttons)."""
+    if message_id is not None:
+        interaction.extras[_MESSAGE] = message_id
+
+
+def answered_in(interaction: discord.Interaction) -> int | None:
+    """The id of the message that carried the interaction's answer (its last piece), if known."""
+    return interaction.extras.get(_MESSAGE)
 
 
 def _called_back(interaction: discord.Interaction) -> bool:
@@ -152,7 +167,8 @@ async def _replace_loading(interaction: discord.Interaction, content: str, *, fi
         kwargs["attachments"] = [file]
     if view is not None:
         kwargs["view"] = view
-    await interaction.edit_original_response(content=content, **kwargs)
+    message = await interaction.edit_original_response(content=content, **kwargs)
+    note_message(interaction, message.id)
 
 
 def split_content(text: str, limit: int = MAX_CONTENT) -> list[str]:

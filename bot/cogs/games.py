@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.cogs.puzzles import daily_puzzle
 from bot.service import GameService, Reply, UserError
-from bot.tree import MAX_OPTION, answer
+from bot.tree import MAX_OPTION, answer, answered_in
 from bot.views.challenge import (add_players, challenge_line, drop_thread, may_open_thread, open_thread, post_reply,
                                  thread_name)
 from bot.views.kingswap_grid import post_grid
@@ -185,20 +185,23 @@ async def announce_challenge(interaction: discord.Interaction, service: GameServ
     in the server's challenge channel, if that is another channel. Never raises: the challenge stands."""
     if reply.game_id is None:
         return
+    message_id = answered_in(interaction)   # the callback, followup or channel post that carried it
+    if message_id is None:
+        try:
+            message_id = (await interaction.original_response()).id
+        except discord.HTTPException as error:
+            log.warning("could not read the message of challenge %s: %s", reply.game_id, error)
+            return
+    jump_url = f"https://discord.com/channels/{interaction.guild_id or '@me'}/{interaction.channel_id}/{message_id}"
     try:
-        message = await interaction.original_response()
-    except discord.HTTPException as error:
-        log.warning("could not read the message of challenge %s: %s", reply.game_id, error)
-        return
-    try:
-        await service.note_challenge_message(reply.game_id, str(message.id))
+        await service.note_challenge_message(reply.game_id, str(message_id))
         guild = guild_key(interaction)
         announce = (await service.server_settings(guild)).announce if guild else None
         record = await service.game_record(reply.game_id) if announce else None
         if announce and record is not None and announce != channel_key(interaction):
             channel = interaction.client.get_partial_messageable(int(announce))
             await channel.send(f"New challenge in <#{channel_key(interaction)}>: {challenge_line(record)} "
-                               f"{message.jump_url}")
+                               f"{jump_url}")
     except Exception:   # noqa: BLE001 - the challenge is made and shown; this is extra
         log.exception("could not note or announce challenge %s", reply.game_id)
 

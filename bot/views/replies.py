@@ -53,7 +53,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.names import escape
 from bot.service import Player, Reply
-from bot.tree import resolves_loading, send, send_piece, split_content
+from bot.tree import note_message, resolves_loading, send, send_piece, split_content
 
 log = logging.getLogger(__name__)
 
@@ -248,7 +248,8 @@ async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int
     attempt = 0
     while True:
         try:
-            await channel.send(text or None, nonce=nonce, **extras())
+            posted = await channel.send(text or None, nonce=nonce, **extras())
+            note_message(interaction, posted.id)   # the answer's message, for whoever reads answered_in
             return
         except Exception as error:   # the change is committed: no error may escape
             delay = retry_delay(error, attempt)

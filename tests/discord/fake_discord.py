@@ -283,11 +283,6 @@ class InteractionLog:
                 return True
         return False
 
-    @property
-    def answers(self) -> list[Sent]:
-        """What came after the defer: followups and edits of @original."""
-        return [s for s in self.sent if s.kind in ("followup", "edit")]
-
     def components(self) -> list[dict[str, Any]]:
         """Every component (flattened) in the messages the bot sent for this interaction."""
         out: list[dict[str, Any]] = []

@@ -173,3 +173,25 @@ async def test_another_member_cannot_accept_or_decline_a_challenge_to_someone_el
     assert (await service.game_record(game_id_of(log))).status == "challenge"
     assert {c["label"] for c in fake.messages[log.reply.message["id"]]["components"][0]["components"]} == \
         {"Accept", "Decline"}   # the message is untouched
+
+
+async def test_a_challenge_is_one_request_and_its_message_is_known_without_asking(bot, fake, service):
+    log = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard"}, user=fake.alice)
+    assert await message_noted(service, game_id_of(log)) == log.reply.message["id"]
+    assert [(r.method, r.status) for r in fake.requests if log.token in r.path] == [("POST", 200)]   # the callback
+
+
+async def test_a_challenge_posted_in_the_channel_after_its_answer_failed_is_still_settled(bot, fake, service):
+    fake.unknown_webhook("answer")   # the interaction is dead: the challenge goes to the channel
+    await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"},
+                     user=fake.alice, wait=False)
+    await fake.wait_until(lambda: fake.channel_messages)
+    fake.clear_faults()
+    [posted] = fake.channel_messages
+    game_id = int(next(c["custom_id"] for row in posted.body["components"] for c in row["components"]
+                       if c["label"] == "Accept").split(":")[2])
+    assert await message_noted(service, game_id) == posted.message["id"]
+    accept = next(c["custom_id"] for row in posted.body["components"] for c in row["components"] if c["label"] == "Accept")
+    await fake.click(accept, user=fake.bob, message=posted.message)
+    settled = fake.messages[posted.message["id"]]
+    assert "accepted" in settled["content"] and settled["components"] == []

@@ -68,7 +68,7 @@ class _FastAsyncio:
 
 # -- what discord.py retries by itself ----------------------------------------------------------------
 
-async def test_a_rate_limited_followup_is_waited_out_and_the_move_sent_once(bot, fake, service):
+async def test_a_rate_limited_answer_is_waited_out_and_the_move_sent_once(bot, fake, service):
     await start_game(fake)
     fake.rate_limit("answer", retry_after=0.3)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
@@ -83,7 +83,7 @@ async def test_a_rate_limited_followup_is_waited_out_and_the_move_sent_once(bot,
     assert await moves(service, fake) == ["e2e4"]
 
 
-async def test_a_followup_answered_with_500_is_retried_and_nothing_is_doubled(bot, fake, service):
+async def test_an_answer_refused_with_500_is_retried_and_nothing_is_doubled(bot, fake, service):
     await start_game(fake)
     fake.server_error("answer")
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
@@ -171,7 +171,7 @@ async def test_an_answer_that_arrived_but_whose_reply_was_lost_is_not_doubled(bo
 
 # -- refused for good: the channel gets the message ----------------------------------------------------
 
-async def test_a_refused_followup_still_shows_the_move_as_played_in_the_channel(bot, fake, service):
+async def test_a_refused_answer_still_shows_the_move_as_played_in_the_channel(bot, fake, service):
     await start_game(fake)
     fake.unknown_webhook("answer")
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
@@ -192,7 +192,7 @@ async def test_a_refused_followup_still_shows_the_move_as_played_in_the_channel(
     assert not any(WENT_WRONG in text for text in everything_said(fake))
 
 
-async def test_a_followup_failing_until_discord_py_gives_up_goes_to_the_channel(bot, fake, service, monkeypatch):
+async def test_an_answer_failing_until_discord_py_gives_up_goes_to_the_channel(bot, fake, service, monkeypatch):
     """Five 500s: discord.py's own five attempts, none added by the bot, then the channel."""
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())
     await start_game(fake)
