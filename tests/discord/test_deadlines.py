@@ -164,13 +164,8 @@ class StubBot:
         return Channel()
 
 
-async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
-    now = [1_000_000.0]
-    service = GameService(InMemoryStore(), renderer=tiny_png, timer=lambda: now[0], move_deadline=100)
-    alice, bob = Player("11", "alice"), Player("12", "bob")
-    game_id = (await service.challenge("5", alice, bob, "standard", guild="g1")).game_id
-    await service.accept("5", bob)
-    now[0] += 101
+def count_rounds(service: GameService) -> list[list]:
+    """The events of each scheduler round, in order, as the service hands them out."""
     rounds: list[list] = []
     due_events = service.due_events
 
@@ -180,6 +175,17 @@ async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
         return events
 
     service.due_events = counted   # type: ignore[method-assign]
+    return rounds
+
+
+async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
+    now = [1_000_000.0]
+    service = GameService(InMemoryStore(), renderer=tiny_png, timer=lambda: now[0], move_deadline=100)
+    alice, bob = Player("11", "alice"), Player("12", "bob")
+    game_id = (await service.challenge("5", alice, bob, "standard", guild="g1")).game_id
+    await service.accept("5", bob)
+    now[0] += 101
+    rounds = count_rounds(service)
     other = StubBot(service, {"g2"})
     scheduler = Scheduler(other)   # type: ignore[arg-type]
     scheduler.start()
@@ -240,15 +246,7 @@ async def test_another_shards_overdue_deadline_does_not_delay_this_ones():
         record = await service.store.get(game_id)
         record.due_at = due_at
         await service.store.save(record)
-    rounds: list[list] = []
-    due_events = service.due_events
-
-    async def counted(*args, **kwargs):
-        events = await due_events(*args, **kwargs)
-        rounds.append(events)
-        return events
-
-    service.due_events = counted   # type: ignore[method-assign]
+    rounds = count_rounds(service)
     scheduler = Scheduler(StubBot(service, {"g2"}))   # type: ignore[arg-type]
     scheduler.start()
     try:
