@@ -16,6 +16,10 @@ alone does not say what went through, so the bot then reads what the interaction
 message (a defer that went through though its reply was lost) is resolved as after any defer;
 no message at all gets the answer as a followup.
 
+Discord's 3 seconds run from when it made the interaction, not from when the bot got it, so
+``DEFER_AFTER`` (1.5 s) counts from there too (the interaction's snowflake, :func:`defer_in`): an
+interaction that reached a lagging bot late defers sooner.
+
 A slow command (still running after ``DEFER_AFTER`` seconds) defers publicly so Discord's
 3-second limit holds (a defer that fails is left to the answer, as above), and its public answer
 then replaces the loading message by editing it (PATCH @original) rather than by a first followup
@@ -57,7 +61,7 @@ _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went
 _LOADING = "kibitz_loading"     # Interaction.extras key, after a refused callback: it left "thinking"
 _MESSAGE = "kibitz_message"     # Interaction.extras key: id of the last message that carried the answer
 ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
-DEFER_AFTER = 1.5     # seconds a command may take before it defers publicly (Discord allows 3)
+DEFER_AFTER = 1.5     # seconds after the interaction was made before a command defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
 TOO_LONG = f"That is too long: an option takes at most {MAX_OPTION} characters."
 
@@ -211,7 +215,7 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ch
     from bot.views.replies import deliver_reply, send_reply   # that module imports this one
 
     task = asyncio.ensure_future(work)
-    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    done, _ = await asyncio.wait({task}, timeout=defer_in(interaction))
     if not done:
         await _defer(interaction)   # slow: show "thinking" now; a public answer is the likely one
     reply = await task   # ready in time: the answer is the callback itself, one request
@@ -220,6 +224,15 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ch
     else:
         await send_reply(interaction, reply)
     return reply
+
+
+def defer_in(interaction: discord.Interaction) -> float:
+    """Seconds the command may still run before it defers: DEFER_AFTER counted from when Discord
+    made the interaction (its snowflake), as Discord's 3 seconds are, so an interaction that
+    reached a lagging bot late defers sooner. Never more than DEFER_AFTER from now: a host clock
+    behind Discord's changes nothing, and one ahead only makes slow commands defer earlier."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return min(DEFER_AFTER, max(0.0, DEFER_AFTER - age))
 
 
 async def _defer(interaction: discord.Interaction) -> None:

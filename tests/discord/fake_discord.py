@@ -113,12 +113,17 @@ Faults
 ``fake.inject(...)`` answer the next N requests to a route (a name in ``ROUTES`` or
 ``"METHOD /path-regex"``) the way Discord does when it fails. Every REST request is recorded in
 ``fake.requests`` with the status it got and when it arrived; ``fake.requests_to(route)`` filters.
+
+Time: ids are snowflakes minted from the clock, so discord.py's ``created_at`` of an interaction
+is when the stand-in made it. ``fake.slash(..., late=2.0)`` delivers an interaction two seconds
+after making it (a slow gateway, a lagging bot). ``fake.callback_window = 3.0`` refuses, as
+Discord does, a callback that comes later than that after the interaction was made (404 code
+10062); by default there is no limit, so a loaded test machine never fails a test on time alone.
 """
 from __future__ import annotations
 
 import asyncio
 import collections
-import itertools
 import json
 import re
 import time
@@ -130,6 +135,7 @@ from typing import Any, Self
 from aiohttp import WSMsgType, web
 
 EPHEMERAL = 1 << 6
+DISCORD_EPOCH_MS = 1_420_070_400_000   # 2015-01-01, where snowflake time starts
 LOADING = 1 << 7
 
 # interaction callback types
@@ -229,6 +235,7 @@ class InteractionLog:
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     original: dict[str, Any] | None = None      # the @original message, if any
     original_deleted: bool = False
+    created: float = field(default_factory=time.monotonic)   # when Discord made it (the stand-in, here)
 
     @property
     def channel_id(self) -> str:
@@ -398,7 +405,8 @@ class FakeDiscord:
 
     def __init__(self, *, commands: list[dict[str, Any]] | None = None,
                  guild_commands: dict[str, list[dict[str, Any]]] | None = None) -> None:
-        self._ids = itertools.count(1_100_000_000_000_000_000)
+        self._last_id = 0
+        self.callback_window: float | None = None   # seconds Discord takes a callback for; None: no limit
         self.ready = asyncio.Event()
         self._ws: web.WebSocketResponse | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -492,7 +500,11 @@ class FakeDiscord:
 
     # -- model --------------------------------------------------------------------------------
     def _next_id(self) -> int:
-        return next(self._ids)
+        """A snowflake as Discord makes them: milliseconds since 2015 in the high bits (so discord.py's
+        ``created_at`` of an interaction or message is when the stand-in made it), always increasing."""
+        stamp = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+        self._last_id = max(self._last_id + 1, stamp)
+        return self._last_id
 
     def _user(self, name: str, *, bot: bool = False, user_id: str | None = None) -> dict[str, Any]:
         return {"id": user_id or str(self._next_id()), "username": name, "global_name": name,
@@ -1038,6 +1050,8 @@ class FakeDiscord:
         if log.callbacks:
             return _json({"message": "Interaction has already been acknowledged.", "code": 40060},
                                      status=400)
+        if self.callback_window is not None and time.monotonic() - log.created > self.callback_window:
+            return _json({"message": "Unknown interaction", "code": 10062}, status=404)   # Discord's 3 seconds
         sent = Sent("callback", body, files)
         kind = body.get("type")
         data = body.get("data") or {}
@@ -1197,7 +1211,9 @@ class FakeDiscord:
         partial["permissions"] = str(self.app_permissions(channel_id))
         return partial
 
-    async def _run(self, log: InteractionLog, timeout: float, wait: bool = True) -> InteractionLog:
+    async def _run(self, log: InteractionLog, timeout: float, wait: bool = True, late: float = 0.0) -> InteractionLog:
+        if late:   # delivered `late` seconds after Discord made it (a slow gateway, a bot lagging behind)
+            await asyncio.sleep(late)
         await self._dispatch("INTERACTION_CREATE", log.payload)
         if wait:
             await log.wait(InteractionLog.is_answered, timeout)
@@ -1223,12 +1239,14 @@ class FakeDiscord:
         return data
 
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: dict[str, Any],
-                    timeout: float = 5.0, wait: bool = True, channel: str | None = None) -> InteractionLog:
+                    timeout: float = 5.0, wait: bool = True, channel: str | None = None,
+                    late: float = 0.0) -> InteractionLog:
         """Run /name with options (user options take a user dict) in `channel` (a channel, thread or
         DM id; default: fake.channel_id); wait for the bot's answer (with wait=False, return as soon
-        as the interaction is dispatched)."""
+        as the interaction is dispatched). `late`: seconds between the interaction's creation and
+        its delivery to the bot."""
         data = self._command_data(name, options or {}, None, channel)
-        return await self._run(self._new_interaction(2, user, data, channel=channel), timeout, wait)
+        return await self._run(self._new_interaction(2, user, data, channel=channel), timeout, wait, late)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str, *, user: dict[str, Any],
                            timeout: float = 5.0, channel: str | None = None) -> list[dict[str, Any]]:

@@ -81,6 +81,25 @@ async def test_a_slow_answer_defers_within_discords_three_seconds(fake):
     assert defer.at < log.reply.at
 
 
+async def test_an_interaction_that_reached_the_bot_late_defers_sooner(fake):
+    """Discord's 3 seconds run from when it made the interaction. One delivered 2 s late, whose
+    answer takes 1.2 s more: waiting the usual 1.5 s before deferring would answer at 3.2 s, which
+    Discord refuses; the bot defers at once and edits the board in after."""
+    def slowish_png(view, orientation):
+        time.sleep(1.2)
+        return tiny_png(view, orientation)
+
+    fake.callback_window = 3.0   # as Discord
+    service = GameService(InMemoryStore(), renderer=slowish_png)
+    async with running_bot(fake, service):
+        log = await fake.slash("puzzle", {"variant": "solitary-patience", "seed": 1}, user=fake.alice, timeout=10,
+                               late=2.0)
+    [defer] = log.callbacks
+    assert defer.type == DEFERRED_CHANNEL_MESSAGE and not defer.ephemeral
+    assert "seed 1" in log.reply.content and log.reply.kind == "edit"
+    assert fake.channel_messages == []   # answered through the interaction, not by the fallback
+
+
 async def test_an_unchanged_restart_does_not_sync_again(fake):
     service = GameService(InMemoryStore(), renderer=tiny_png)
     async with running_bot(fake, service):
