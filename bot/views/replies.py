@@ -22,10 +22,10 @@ sends the message to the channel instead.
 
 No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
 (after a refused repeat the bot reads what the interaction shows: see bot/tree.py), or after a
-slow call an edit of its "thinking" message, which a repeat changes again. Channel messages carry a nonce with
-``enforce_nonce``, so Discord answers a repeated post with the first message. Only a followup
-that posts (a button's answer) could appear twice, if Discord made it and the connection dropped
-before its answer; that is preferred to losing it.
+slow call an edit of its "thinking" message, which a repeat changes again. Channel messages
+carry a nonce with ``enforce_nonce``, so Discord answers a repeated post with the first message.
+Only a followup that posts (a button's answer) could appear twice, if Discord made it and the
+connection dropped before its answer; that is preferred to losing it.
 
 A callback's answer. discord.py asks Discord to echo the message a callback made
 (``with_response``) and builds a full Message from it, components and all; nothing in the bot
