@@ -29,7 +29,8 @@ Discord had carried out before failing would post the board twice.
 Ephemeral after a public "thinking" defer: Discord makes the first followup after a deferred
 response replace the loading message *with the visibility chosen at defer time*, ignoring the
 followup's own ephemeral flag. So when the answer turns out to be private (an error), we first
-delete the public loading message, then send the ephemeral followup.
+delete the public loading message, then send the ephemeral followup. After a private "thinking"
+(:func:`defer_privately`: a command whose answers are all private) the answer simply replaces it.
 
 Answering a command (:func:`answer`, used by every slash command): the service call runs first,
 and an error it raises at once (not your game, not your turn, an illegal move, a bad option)
@@ -60,6 +61,7 @@ MAX_CONTENT = 2000
 _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went (callback or resolved defer)
 _LOADING = "kibitz_loading"     # Interaction.extras key, after a refused callback: it left "thinking"
 _MESSAGE = "kibitz_message"     # Interaction.extras key: id of the last message that carried the answer
+_PRIVATE = "kibitz_private"     # Interaction.extras key: its "thinking" is private (defer_privately)
 ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
 DEFER_AFTER = 1.5     # seconds after the interaction was made before a command defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
@@ -124,7 +126,7 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
             return
         interaction.extras[_LOADING] = shown is not None   # a defer went through: resolve it below
     if resolves_loading(interaction):
-        if not ephemeral:
+        if not ephemeral or interaction.extras.get(_PRIVATE):   # the answer takes the loading message's place
             await _replace_loading(interaction, content, **kwargs)
             interaction.extras[_ANSWERED] = True
             return
@@ -224,6 +226,13 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ch
     else:
         await send_reply(interaction, reply)
     return reply
+
+
+async def defer_privately(interaction: discord.Interaction) -> None:
+    """"Thinking", seen by the caller alone, for a command whose answers are all private: the
+    answer then replaces it in one request (module docstring)."""
+    await interaction.response.defer(thinking=True, ephemeral=True)
+    interaction.extras[_PRIVATE] = True
 
 
 def defer_in(interaction: discord.Interaction) -> float:

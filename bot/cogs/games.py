@@ -25,7 +25,7 @@ from discord.ext import commands
 
 from bot.cogs.puzzles import daily_puzzle
 from bot.service import GameService, Reply, UserError
-from bot.tree import MAX_OPTION, answer, answered_in
+from bot.tree import MAX_OPTION, answer, answered_in, defer_privately
 from bot.views.challenge import (add_players, challenge_line, drop_thread, may_open_thread, open_thread, post_reply,
                                  thread_name)
 from bot.views.kingswap_grid import post_grid
@@ -137,7 +137,7 @@ class Games(commands.Cog):
     @app_commands.describe(flip="Show it to you alone, turned round: Black at the bottom")
     async def board(self, interaction: discord.Interaction, flip: bool = False) -> None:
         if flip:   # always private: "thinking" privately at once, as the picture takes a moment
-            await interaction.response.defer(thinking=True, ephemeral=True)
+            await defer_privately(interaction)
             await send_reply(interaction, await self.service.flipped_board(channel_key(interaction)))
             return
         await answer(interaction, self.service.board(channel_key(interaction)))

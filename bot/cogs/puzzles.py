@@ -26,7 +26,7 @@ from discord.ext import commands
 import rules
 
 from bot.service import GameService, Player, UserError
-from bot.tree import answer, send
+from bot.tree import answer, defer_privately, send
 from bot.views.challenge import drop_thread, post_reply
 from bot.views.kingswap_grid import post_grid
 from bot.views.replies import channel_key, describe, guild_key, player
@@ -52,7 +52,7 @@ class Puzzles(commands.Cog):
 async def daily_puzzle(interaction: discord.Interaction, service: GameService, variant: str,
                        seed: int | None = None, level: int | None = None) -> None:
     """Deal today's `variant` to the member, privately (see module docstring)."""
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await defer_privately(interaction)
     if seed is not None or level is not None:
         raise UserError("Today's deal is the same for everyone: leave out the seed and level.")
     me = player(interaction.user)

@@ -172,6 +172,8 @@ async def test_board_flip_shows_the_caller_alone_black_at_the_bottom(bot, fake, 
     assert flipped.reply.ephemeral and "seen from Black's side" in flipped.reply.content
     assert flipped.reply.files and drawn == [rules.BLACK]
     assert not [m for m in fake.messages_in(thread) if "Black's side" in m.content and not m.ephemeral]
+    # private "thinking", then the board in its place: two requests, nothing deleted
+    assert [(r.method, r.status) for r in fake.requests if flipped.token in r.path] == [("POST", 200), ("PATCH", 200)]
 
 
 async def test_board_flip_shows_the_game_board_shows_after_an_abort_and_waits_for_a_challenge(bot, fake):
