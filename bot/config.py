@@ -113,13 +113,18 @@ def parse_seconds(env: dict[str, str], name: str, default: int) -> int:
     text = env.get(name, "").strip()
     if not text:
         return default
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
+    value = _whole(text)
     if value < 1:
         raise ConfigError(f"{name} must be a whole number of seconds, 1 or more (not {text!r}).")
     return value
+
+
+def _whole(text: str) -> int:
+    """A whole number read from a setting, or 0 when it is not one (callers refuse 0 and below)."""
+    try:
+        return int(text)
+    except ValueError:
+        return 0
 
 
 def parse_guild(text: str) -> str | None:
@@ -139,10 +144,7 @@ def parse_shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int,
             raise ConfigError("KIBITZ_SHARD_IDS is set but KIBITZ_SHARD_COUNT is not: set the total number of "
                               "shards too, e.g. KIBITZ_SHARD_COUNT=4 KIBITZ_SHARD_IDS=0,1.")
         return None, None
-    try:
-        count = int(count_text)
-    except ValueError:
-        count = 0
+    count = _whole(count_text)
     if count < 1:
         raise ConfigError(f"KIBITZ_SHARD_COUNT must be a whole number of shards, 1 or more (not {count_text!r}).")
     if not ids_text:

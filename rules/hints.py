@@ -239,16 +239,19 @@ def passage_hint(game: SafePassageGame, seconds: float) -> Hint | None:
             return FAR, 10 * FAR            # a dead end: no safe move
         best = (FAR, here)
         for move in legal:
-            board.push(move)
-            try:
-                plies, score = value(depth - 1)
-            finally:
-                board.pop()
-            candidate = (plies + 1 if plies < FAR else FAR, score)
-            best = min(best, candidate)
+            best = min(best, line_from(move, depth))
             if best[0] == 1:
                 break
         return best
+
+    def line_from(move: chess.Move, depth: int) -> tuple[int, int]:
+        """value() of the line that starts with `move`, counting that ply."""
+        board.push(move)
+        try:
+            plies, score = value(depth - 1)
+        finally:
+            board.pop()
+        return (plies + 1 if plies < FAR else FAR), score
 
     chosen: tuple[tuple[int, int], chess.Move, int] | None = None
     root = game.legal_chess_moves()
@@ -256,14 +259,7 @@ def passage_hint(game: SafePassageGame, seconds: float) -> Hint | None:
         return None
     try:
         for depth in range(1, MAX_DEPTH + 1):
-            results = []
-            for move in root:
-                board.push(move)
-                try:
-                    plies, score = value(depth - 1)
-                finally:
-                    board.pop()
-                results.append(((plies + 1 if plies < FAR else FAR, score), move))
+            results = [(line_from(move, depth), move) for move in root]
             results.sort(key=lambda r: (r[0], root.index(r[1])))
             chosen = (results[0][0], results[0][1], depth)
             root = [m for _, m in results]          # search the best first next time
