@@ -7,7 +7,9 @@ kept in memory. ``interaction_check`` refuses other members' clicks with an ephe
 The game logic stays in the service; the buttons only parse, call and reply.
 
 An open challenge (no opponent named) has opponent id 0 in its custom_ids: anyone may press
-Accept (the service refuses the challenger), and only the challenger may withdraw it.
+Accept (the service refuses the challenger), and only the challenger may withdraw it. The ids in
+a custom_id only spare a pointless round trip: the service checks who may answer from the stored
+challenge, so a forged custom_id changes nothing.
 
 Where games live: a challenge accepted (or a puzzle asked for) in a text channel is played in a
 public thread of its own, named after its players and variant, and the channel gets a pointer
@@ -279,7 +281,8 @@ class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
         service = _service(interaction)
         reply = await service.decline(channel_key(interaction), player(interaction.user), self.game_id)
         record = await service.game_record(self.game_id)
-        how = "withdrawn" if interaction.user.id == self.challenger_id else "declined"
+        challenger = record.challenger_id if record is not None else str(self.challenger_id)   # the stored one
+        how = "withdrawn" if str(interaction.user.id) == challenger else "declined"
         return reply, settled_text(record, how) if record is not None else f"This challenge was {how}."
 
 

@@ -1278,6 +1278,14 @@ class FakeDiscord:
         log.original = message
         return await self._run(log, timeout, wait)
 
+    @staticmethod
+    def forged(message: dict[str, Any], custom_id: str, *, select: bool = False) -> dict[str, Any]:
+        """`message` as a client could claim it looks: carrying one more button (or select menu) with
+        any `custom_id`, for a click the bot never offered (who may act is the service's to check)."""
+        extra = {"type": 3, "custom_id": custom_id, "options": [{"label": "x", "value": "x"}]} if select else \
+            {"type": 2, "style": 1, "label": "forged", "custom_id": custom_id}
+        return {**message, "components": [*(message.get("components") or []), {"type": 1, "components": [extra]}]}
+
     def message_with(self, custom_id: str) -> dict[str, Any]:
         for message in reversed(list(self.messages.values())):
             for row in message.get("components") or []:
