@@ -1,0 +1,109 @@
+"""Bad input from anywhere gets one short private answer: options of the wrong type, outside their
+choices or range, or missing (as a client could send them), an autocomplete of something other
+than text, a select with no value. Nothing changes and no traceback is logged."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
+
+pytestmark = pytest.mark.asyncio
+
+WRONG = {3: 12345, 4: "abc", 5: "sideways", 6: "not-a-user", 7: "not-a-channel", 10: "x"}   # by option type
+
+
+def valid(fake: FakeDiscord, option: dict[str, Any]) -> Any:
+    if option.get("choices"):
+        return option["choices"][0]["value"]
+    return {3: "e4" if option["name"] == "move" else "standard", 4: option.get("min_value", 1), 5: True,
+            6: fake.bob, 7: fake.channel_id, 10: 1.0}[option["type"]]
+
+
+def cases(fake: FakeDiscord) -> list[tuple[str, dict[str, Any]]]:
+    """(command, options) with one option wrong, or a required one left out, for every synced command."""
+    found = []
+    for command in fake.commands:
+        options = command.get("options", [])
+        required = {o["name"]: valid(fake, o) for o in options if o.get("required")}
+        for option in options:
+            others = {k: v for k, v in required.items() if k != option["name"]}
+            if option.get("required"):
+                found.append((command["name"], others))
+            found.append((command["name"], {**others, option["name"]: WRONG[option["type"]]}))
+            if option.get("choices"):
+                found.append((command["name"], {**others, option["name"]: "sideways"}))
+            if option.get("max_value") is not None:
+                found.append((command["name"], {**others, option["name"]: option["max_value"] + 1}))
+    return found
+
+
+def faults(log: InteractionLog) -> list[str]:
+    found = []
+    if not log.is_answered():
+        found.append("never answered")
+    if len(log.callbacks) != 1 or log.callbacks[0].type != CHANNEL_MESSAGE:
+        found.append(f"callbacks {[s.type for s in log.callbacks]}")
+    if not all(s.ephemeral for s in log.messages):
+        found.append("public")
+    if log.messages and "Something went wrong" in log.reply.content:
+        found.append("generic failure")
+    return found
+
+
+def tracebacks(caplog) -> list[str]:
+    return [r.getMessage()[:120] for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+async def test_every_command_with_a_wrong_or_missing_option_is_refused_once_privately(bot, fake, service, caplog):
+    caplog.set_level(logging.INFO)
+    found: dict[str, Any] = {}
+    tried = cases(fake)
+    for name, options in tried:
+        caplog.clear()
+        log = await fake.slash(name, options, user=fake.alice, wait=False)
+        await fake.wait_until(lambda: log.is_answered() or tracebacks(caplog), timeout=5)
+        problems = faults(log) + tracebacks(caplog)
+        if problems:
+            found[f"/{name} {options}"] = problems
+    assert found == {}
+    assert len(tried) >= 30 and {name for name, _ in tried} >= {"rules", "challenge", "pings", "settings", "profile"}
+    assert await service.store.open_in_guild(fake.guild_id) == []   # nothing was started
+
+
+async def test_pings_state_sideways_is_refused_and_changes_nothing(bot, fake, service):
+    refused = await fake.slash("pings", {"state": "sideways"}, user=fake.bob)
+    assert refused.reply.ephemeral and refused.reply.content == "The state option takes on or off."
+    assert await service.store.pings(fake.bob["id"]) is True
+
+
+async def test_a_boolean_is_read_strictly(bot, fake):
+    refused = await fake.slash("leaderboard", {"variant": "safe-passage", "daily": "yes"}, user=fake.bob)
+    assert refused.reply.content == "The daily option takes True or False."
+
+
+async def test_a_missing_required_option_is_named(bot, fake):
+    refused = await fake.slash("rules", {}, user=fake.bob)
+    assert refused.reply.ephemeral and refused.reply.content == "/rules needs its variant option."
+
+
+async def test_an_autocomplete_of_something_other_than_text_gets_no_suggestions(bot, fake, caplog):
+    caplog.set_level(logging.INFO)
+    for name, option in [("settings", "enable"), ("rules", "variant"), ("move", "move")]:
+        assert await fake.autocomplete(name, {option: 12345}, option, user=fake.alice) == []
+    assert tracebacks(caplog) == []
+
+
+async def test_a_select_with_no_value_is_refused_privately(bot, fake, service, caplog):
+    caplog.set_level(logging.INFO)
+    fake.deny_threads()
+    made = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
+                            user=fake.alice)
+    accepted = await fake.click(f"kibitz:accept:1:{fake.bob['id']}", user=fake.bob, message=made.reply.message)
+    board = accepted.reply.message
+    select = next(c for row in board["components"] for c in row["components"] if c.get("type") == 3)
+    empty = await fake.select(select["custom_id"], [], user=fake.alice, message=board)
+    assert empty.reply.ephemeral and "Pick one" in empty.reply.content
+    assert tracebacks(caplog) == [] and (await service.store.get(1)).moves == []
