@@ -749,6 +749,10 @@ class FakeDiscord:
         """404 Unknown Webhook: what Discord answers once an interaction token is dead."""
         return self.inject(route, status=404, body={"message": "Unknown Webhook", "code": 10015}, times=times)
 
+    def refuse_token(self) -> Fault:
+        """Answer every login (GET /users/@me) 401, as Discord does for a token it does not know."""
+        return self.inject("GET /users/@me", status=401, body={"message": "401: Unauthorized", "code": 0}, times=None)
+
     def disconnect(self, route: str, *, times: int | None = 1, after: bool = False) -> Fault:
         """Close the connection without an answer (with `after`: once the request has taken effect)."""
         return self.inject(route, status=None, times=times, after=after)
