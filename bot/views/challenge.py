@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import rules
-from bot.names import plain
+from bot.names import one_line, plain
 from bot.service import Reply
 from bot.tree import report_error
 from bot.views.replies import _extras, channel_key, deliver_reply, describe, guild_key, player, reply_text, split_content
@@ -55,7 +55,12 @@ def _service(interaction: discord.Interaction) -> GameService:
 
 def thread_name(players: str, variant: str) -> str:
     """`alice vs bob · Zoo Chess`, cut to Discord's 100 characters (names as typed: no Markdown in names of threads)."""
-    name = f"{plain(players)} · {variant}"
+    return fit_thread_name(f"{plain(players)} · {variant}")
+
+
+def fit_thread_name(name: str) -> str:
+    """`name` on one line, reading as typed (no control or direction characters), cut to Discord's 100 characters."""
+    name = one_line(name).strip() or "Kibitz game"
     return name if len(name) <= THREAD_NAME_LIMIT else name[:THREAD_NAME_LIMIT - 1] + "…"
 
 

@@ -107,3 +107,11 @@ async def test_a_select_with_no_value_is_refused_privately(bot, fake, service, c
     empty = await fake.select(select["custom_id"], [], user=fake.alice, message=board)
     assert empty.reply.ephemeral and "Pick one" in empty.reply.content
     assert tracebacks(caplog) == [] and (await service.store.get(1)).moves == []
+
+
+async def test_a_daily_thread_is_named_with_the_plain_display_name_on_one_line(bot, fake, service):
+    member = fake.add_member("*_" * 16 + "\u202eevil\n")   # escaped for chat it would be twice as long
+    dealt = await fake.slash("puzzle", {"variant": "solitary-patience", "daily": True}, user=member)
+    assert dealt.reply.ephemeral and "yours to play" in dealt.reply.content
+    [thread] = fake.threads.values()
+    assert thread["name"] == f"Solitary Patience Chess daily {service.today()} · {'*_' * 16}evil"
