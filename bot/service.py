@@ -39,6 +39,7 @@ MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MO
 HINTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kibitz-hint")
 COLOURS = ("white", "black", "random")
 EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
+EMBED_TOTAL = 6000              # characters over all embeds of one message, titles included (Discord's limit)
 
 
 def _package_version() -> str:
@@ -1371,14 +1372,17 @@ class GameService:
             log.exception("could not draw the rules diagram of %s", info.slug)
         reply.alt = f"{info.name}: the starting position"
         reply.filename = f"rules-{info.slug}.png"
-        # An embed's description holds 4,096 characters: a longer card goes on in a second embed
-        # (both fit the 6,000 characters Discord allows a message's embeds), cut between paragraphs.
-        body = "\n".join(lines).strip()
-        cut = body.rfind("\n\n", 0, EMBED_TEXT) if len(body) > EMBED_TEXT else len(body)
-        cut = cut if cut > 0 else EMBED_TEXT
-        reply.embed = {"title": title, "description": body[:cut].rstrip()}
-        if body[cut:].strip():
-            reply.embed["more"] = body[cut:].strip()[:EMBED_TEXT]
+        # An embed's description holds 4,096 characters and a message's embeds 6,000 in all: a longer
+        # card goes on in a second embed ("more") as far as the message holds, then in a second
+        # message ("next"), each cut between paragraphs; what even that cannot hold ends in "…".
+        body, title = "\n".join(lines).strip(), title[:256]
+        first, rest = _cut(body, EMBED_TEXT)
+        more, rest = _cut(rest, min(EMBED_TEXT, EMBED_TOTAL - len(title) - len(first)))
+        after, rest = _cut(rest, EMBED_TEXT)
+        if rest:
+            after = _cut(after, EMBED_TEXT - 2)[0] + "\n…"
+        reply.embed = {"title": title, "description": first}
+        reply.embed.update((key, text) for key, text in (("more", more), ("next", after)) if text)
         reply.view = view
         return reply
 
@@ -1570,6 +1574,15 @@ class GameService:
             record.plies_played += 1
             await self._commit(live, before, undo=game.undo)
             return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+
+
+def _cut(text: str, limit: int) -> tuple[str, str]:
+    """`text` cut within `limit` characters, at a paragraph break where there is one (else a line
+    break, else anywhere): (the part that fits, the rest)."""
+    if len(text) <= limit:
+        return text, ""
+    cut = max(text.rfind("\n\n", 0, limit + 1), 0) or max(text.rfind("\n", 0, limit + 1), 0) or limit
+    return text[:cut].rstrip(), text[cut:].strip()
 
 
 def _parse_time(stamp: str) -> datetime | None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import discord
 import pytest
 
+from bot import service as service_module
 from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
@@ -115,3 +117,26 @@ async def test_a_daily_thread_is_named_with_the_plain_display_name_on_one_line(b
     assert dealt.reply.ephemeral and "yours to play" in dealt.reply.content
     [thread] = fake.threads.values()
     assert thread["name"] == f"Solitary Patience Chess daily {service.today()} · {'*_' * 16}evil"
+
+
+# -- rules cards and Discord's 6,000 characters over a message's embeds ----------------------------------
+async def test_the_stand_in_refuses_a_message_whose_embeds_pass_6000_characters(bot, fake):
+    channel = bot.get_channel(int(fake.channel_id))
+    with pytest.raises(discord.HTTPException) as refused:
+        await channel.send(embeds=[discord.Embed(title="t", description="x" * 4000), discord.Embed(description="y" * 2000)])
+    assert (refused.value.status, refused.value.code) == (400, 50035)
+    await channel.send(embeds=[discord.Embed(title="t", description="x" * 4000), discord.Embed(description="y" * 1999)])
+
+
+async def test_a_rules_card_too_long_for_one_message_goes_on_in_a_second(bot, fake, monkeypatch, tmp_path):
+    paragraphs = [f"Paragraph {n}. " + "Every word counts here. " * 40 for n in range(9)]   # about 8,800 characters
+    (tmp_path / "zoo.md").write_text("# Zoo Chess\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
+    monkeypatch.setattr(service_module, "RULE_CARDS", tmp_path)
+    log = await fake.slash("rules", {"variant": "zoo"}, user=fake.alice)
+    await log.wait(lambda shown: len(shown.messages) >= 2)
+    embeds = [message.data.get("embeds") or [] for message in log.messages]
+    assert [len(e) for e in embeds] == [2, 1] and all(sum(len(x.get("title") or "") + len(x["description"])
+                                                           for x in message) <= 6000 for message in embeds)
+    assert embeds[0][0]["title"] == "Zoo Chess"
+    assert " ".join(x["description"] for message in embeds for x in message).split() == " ".join(paragraphs).split()
+    assert all(r.status == 200 for r in fake.requests if log.token in r.path or "/callback" in r.path)
