@@ -17,6 +17,9 @@ add a Bot, copy its token into a file named .env as  DISCORD_TOKEN=...  and invi
 with the scopes 'bot' and 'applications.commands'. Then run `make run` again.
 """
 
+BAD_TOKEN = ("kibitz: Discord refused the bot's token (DISCORD_TOKEN). Copy it again from the Bot page of your "
+             "application at https://discord.com/developers/applications.")
+
 COPY_USAGE = """usage: python -m bot copy-db SOURCE TARGET
 Copies every game (ids, versions and all) into an empty database. SOURCE and TARGET are each a
 SQLite file (a path or sqlite:///path) or a PostgreSQL URL (postgresql://user:pass@host/db).
@@ -76,7 +79,13 @@ def main(argv: list[str]) -> int:
             raise config_module.ConfigError(str(error)) from None
         collect_garbage_less()   # start-up is done: what it made is never garbage
 
-        run(cfg)   # opens the store before it connects to Discord
+        from discord import LoginFailure
+
+        try:
+            run(cfg)   # opens the store before it connects to Discord
+        except LoginFailure:   # Discord answered 401 to the login: the store is closed again
+            print(BAD_TOKEN, file=sys.stderr)
+            return 2
         return 0
     except (StoreError, config_module.ConfigError) as exc:
         print(f"kibitz: {exc}", file=sys.stderr)

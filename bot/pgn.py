@@ -14,6 +14,7 @@ import chess.pgn
 
 import rules
 
+from .names import one_line
 from .store import GameRecord
 
 RESULTS = {"1-0", "0-1", "1/2-1/2"}
@@ -72,7 +73,7 @@ def game_pgn(record: GameRecord, labels: list[str], final_fen: str) -> str:
 def _standard(record: GameRecord, info: rules.VariantInfo, start: str) -> str:
     game = chess.pgn.Game()
     for key, value in _headers(record, info).items():
-        game.headers[key] = value
+        game.headers[key] = _escape(value)   # python-chess writes tag values as they are
     board = chess.Board(start)
     if start != chess.STARTING_FEN:
         game.setup(board)
@@ -90,7 +91,8 @@ def _first_move_number(fen: str) -> tuple[int, bool]:
 
 
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value as PGN wants it: backslash and quote escaped, on one line."""
+    return one_line(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _wrap(words: list[str], width: int = 79) -> list[str]:

@@ -39,6 +39,7 @@ MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MO
 HINTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kibitz-hint")
 COLOURS = ("white", "black", "random")
 EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
+EMBED_TOTAL = 6000              # characters over all embeds of one message, titles included (Discord's limit)
 
 
 def _package_version() -> str:
@@ -300,7 +301,8 @@ class GameService:
 
     @_tells_notices
     async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
-        record = await self._challenge_for(channel, user, game_id, allow_challenger=True)
+        """The named opponent declines, or the challenger withdraws; an open challenge only the challenger."""
+        record = await self._challenge_for(channel, user, game_id, declining=True)
         before = record.copy()
         record.status = "declined"
         record.due_at = None
@@ -741,8 +743,9 @@ class GameService:
                         "in play, each in its own thread.")
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
-                             allow_challenger: bool = False) -> GameRecord:
-        """The challenge `user` answers: game `game_id`, else the one challenge waiting for them in `channel`."""
+                             declining: bool = False) -> GameRecord:
+        """The challenge `user` accepts (or, `declining`, declines or withdraws): game `game_id`, else
+        the one challenge waiting for them in `channel`. Checked whatever the button said (_may_answer)."""
         # a challenge past its time is over, even before the scheduler marks it (after a restart, say)
         now = self.timer()
         if game_id is not None:
@@ -751,25 +754,31 @@ class GameService:
                 raise UserError("That challenge is no longer open.")
         else:
             here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
-            waiting = [r for r in here if self._may_answer(r, user, allow_challenger)]
-            if not waiting and any(r.challenger_id == user.id for r in here):
+            waiting = [r for r in here if self._may_answer(r, user, declining)]
+            if not waiting and not declining and any(r.challenger_id == user.id for r in here):
                 raise UserError("You cannot accept your own challenge; the challenge is not for you.")
+            if not waiting and here and declining and all(r.open_seat is not None for r in here):
+                raise UserError("Only the challenger can withdraw an open challenge.")
             if not waiting:
                 raise UserError("This challenge is not for you." if here else "No challenge waits for you here.")
             if len(waiting) > 1:
                 raise UserError("Several challenges wait for you here: use the buttons on the one you mean.")
             record = waiting[0]
-        if not self._may_answer(record, user, allow_challenger):
-            raise UserError("You cannot accept your own challenge." if user.id == record.challenger_id
-                            else "This challenge is not for you.")
+        if not self._may_answer(record, user, declining):
+            if user.id == record.challenger_id:
+                raise UserError("You cannot accept your own challenge.")
+            raise UserError("Only the challenger can withdraw an open challenge."
+                            if declining and record.open_seat is not None else "This challenge is not for you.")
         return record
 
     @staticmethod
-    def _may_answer(record: GameRecord, user: Player, allow_challenger: bool) -> bool:
+    def _may_answer(record: GameRecord, user: Player, declining: bool) -> bool:
+        """Accept: the named opponent, or anyone but the challenger when it is open. Decline: the
+        named opponent; withdraw: the challenger (the only one who may end an open challenge)."""
         if user.id == record.challenger_id:
-            return allow_challenger
+            return declining
         if record.open_seat is not None:
-            return True
+            return not declining
         return any(pid == user.id for pid, _ in record.players)
 
     def _seat(self, record: GameRecord, user: Player) -> str:
@@ -1157,11 +1166,14 @@ class GameService:
             return Reply(f"{user.name} aborted game #{record.id} ({name}): no result, no rating.",
                          game_id=record.id, finished=True)
 
-    async def rematch(self, channel: str, user: Player, game_id: int) -> Reply:
-        """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`."""
+    async def rematch(self, channel: str, user: Player, game_id: int, guild: str | None = None) -> Reply:
+        """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`
+        (of the game's server `guild`)."""
         record = await self.store.get(game_id)
         if record is None or record.solo or record.status != "finished":
             raise UserError("A rematch is offered once a two-player game is over.")
+        if guild != record.guild_id:
+            raise UserError("A rematch is offered in the server where the game was played.")
         colour = self._seat(record, user)
         other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
         async with self._lock(channel):
@@ -1360,14 +1372,17 @@ class GameService:
             log.exception("could not draw the rules diagram of %s", info.slug)
         reply.alt = f"{info.name}: the starting position"
         reply.filename = f"rules-{info.slug}.png"
-        # An embed's description holds 4,096 characters: a longer card goes on in a second embed
-        # (both fit the 6,000 characters Discord allows a message's embeds), cut between paragraphs.
-        body = "\n".join(lines).strip()
-        cut = body.rfind("\n\n", 0, EMBED_TEXT) if len(body) > EMBED_TEXT else len(body)
-        cut = cut if cut > 0 else EMBED_TEXT
-        reply.embed = {"title": title, "description": body[:cut].rstrip()}
-        if body[cut:].strip():
-            reply.embed["more"] = body[cut:].strip()[:EMBED_TEXT]
+        # An embed's description holds 4,096 characters and a message's embeds 6,000 in all: a longer
+        # card goes on in a second embed ("more") as far as the message holds, then in a second
+        # message ("next"), each cut between paragraphs; what even that cannot hold ends in "…".
+        body, title = "\n".join(lines).strip(), title[:256]
+        first, rest = _cut(body, EMBED_TEXT)
+        more, rest = _cut(rest, min(EMBED_TEXT, EMBED_TOTAL - len(title) - len(first)))
+        after, rest = _cut(rest, EMBED_TEXT)
+        if rest:
+            after = _cut(after, EMBED_TEXT - 2)[0] + "\n…"
+        reply.embed = {"title": title, "description": first}
+        reply.embed.update((key, text) for key, text in (("more", more), ("next", after)) if text)
         reply.view = view
         return reply
 
@@ -1559,6 +1574,15 @@ class GameService:
             record.plies_played += 1
             await self._commit(live, before, undo=game.undo)
             return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+
+
+def _cut(text: str, limit: int) -> tuple[str, str]:
+    """`text` cut within `limit` characters, at a paragraph break where there is one (else a line
+    break, else anywhere): (the part that fits, the rest)."""
+    if len(text) <= limit:
+        return text, ""
+    cut = max(text.rfind("\n\n", 0, limit + 1), 0) or max(text.rfind("\n", 0, limit + 1), 0) or limit
+    return text[:cut].rstrip(), text[cut:].strip()
 
 
 def _parse_time(stamp: str) -> datetime | None:

@@ -27,7 +27,8 @@ import rules
 
 from bot.service import GameService, Player, UserError
 from bot.tree import answer, defer_privately, send
-from bot.views.challenge import drop_thread, post_reply
+from bot.names import plain
+from bot.views.challenge import drop_thread, fit_thread_name, post_reply
 from bot.views.kingswap_grid import post_grid
 from bot.views.replies import channel_key, describe, guild_key, player
 
@@ -71,7 +72,7 @@ async def _deal(interaction: discord.Interaction, service: GameService, me: Play
         await send(interaction, f"You already have today's {name} deal (game #{copy.id}) {where}. "
                                 f"One copy a day: only its first finish counts.", ephemeral=True)
         return
-    place, where = await _private_place(interaction, service, f"{name} daily {deal.day.isoformat()} · {me.name}")
+    place, where = await _private_place(interaction, service, f"{name} daily {deal.day.isoformat()} · {plain(me.name)}")
     if place is None:
         await send(interaction, where or NOWHERE, ephemeral=True)
         return
@@ -102,7 +103,7 @@ async def _private_place(interaction: discord.Interaction, service: GameService,
         parent = channel.parent if isinstance(channel, discord.Thread) else channel
         if isinstance(parent, discord.TextChannel):
             try:
-                thread = await parent.create_thread(name=title[:100], type=discord.ChannelType.private_thread,
+                thread = await parent.create_thread(name=fit_thread_name(title), type=discord.ChannelType.private_thread,
                                                     invitable=False, auto_archive_duration=1440)
                 await thread.add_user(interaction.user)
                 return thread, f"in {thread.mention}"

@@ -3,7 +3,8 @@ of a two-player game, Accept / Decline under a takeback request.
 
 Every button is a ``DynamicItem`` whose custom_id carries the game id, so it works after a
 restart (discord.py's ``examples/views/dynamic_counter.py``). Who may press is the service's
-call: anyone else gets its sentence privately. A button from an earlier game does nothing.
+call, whatever the custom_id says: anyone else gets its sentence privately. A button from an
+earlier game does nothing.
 
     kibitz:draw:<game>         offer a draw, or accept the opponent's offer
     kibitz:draw-yes:<game>     "Accept draw" under an offer: accepts it, if it still stands
@@ -25,7 +26,7 @@ import discord
 
 from bot.service import Reply
 from bot.tree import report_error, send
-from bot.views.replies import channel_key, deliver_reply, describe, player
+from bot.views.replies import channel_key, deliver_reply, describe, guild_key, player
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -157,7 +158,8 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]))
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        return await _service(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id)
+        return await _service(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id,
+                                                   guild=guild_key(interaction))
 
     async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
         """As after a /challenge: note the message (edited when the challenge is settled) and

@@ -7,7 +7,9 @@ kept in memory. ``interaction_check`` refuses other members' clicks with an ephe
 The game logic stays in the service; the buttons only parse, call and reply.
 
 An open challenge (no opponent named) has opponent id 0 in its custom_ids: anyone may press
-Accept (the service refuses the challenger), and only the challenger may withdraw it.
+Accept (the service refuses the challenger), and only the challenger may withdraw it. The ids in
+a custom_id only spare a pointless round trip: the service checks who may answer from the stored
+challenge, so a forged custom_id changes nothing.
 
 Where games live: a challenge accepted (or a puzzle asked for) in a text channel is played in a
 public thread of its own, named after its players and variant, and the channel gets a pointer
@@ -28,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import rules
-from bot.names import plain
+from bot.names import one_line, plain
 from bot.service import Reply
 from bot.tree import report_error
 from bot.views.replies import _extras, channel_key, deliver_reply, describe, guild_key, player, reply_text, split_content
@@ -53,7 +55,12 @@ def _service(interaction: discord.Interaction) -> GameService:
 
 def thread_name(players: str, variant: str) -> str:
     """`alice vs bob · Zoo Chess`, cut to Discord's 100 characters (names as typed: no Markdown in names of threads)."""
-    name = f"{plain(players)} · {variant}"
+    return fit_thread_name(f"{plain(players)} · {variant}")
+
+
+def fit_thread_name(name: str) -> str:
+    """`name` on one line, reading as typed (no control or direction characters), cut to Discord's 100 characters."""
+    name = one_line(name).strip() or "Kibitz game"
     return name if len(name) <= THREAD_NAME_LIMIT else name[:THREAD_NAME_LIMIT - 1] + "…"
 
 
@@ -279,7 +286,8 @@ class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
         service = _service(interaction)
         reply = await service.decline(channel_key(interaction), player(interaction.user), self.game_id)
         record = await service.game_record(self.game_id)
-        how = "withdrawn" if interaction.user.id == self.challenger_id else "declined"
+        challenger = record.challenger_id if record is not None else str(self.challenger_id)   # the stored one
+        how = "withdrawn" if str(interaction.user.id) == challenger else "declined"
         return reply, settled_text(record, how) if record is not None else f"This challenge was {how}."
 
 

@@ -188,6 +188,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     text = "" if reply.embed is not None else reply_text(reply)
     use_joined_bodies()
     await send(interaction, text, ephemeral=reply.ephemeral, **_extras(reply))
+    if reply.embed is not None and reply.embed.get("next"):   # a card too long for one message goes on in a second
+        await send(interaction, ephemeral=reply.ephemeral, embed=discord.Embed(description=reply.embed["next"]))
 
 
 async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:

@@ -118,6 +118,8 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
             parts, origin, page = decode_state(self.state)
+            if len(self.item.values) != 1:   # Discord sends exactly one; anything else is not a pick
+                raise UserError("Pick one part from the menu.")
             [value] = self.item.values
             if value.startswith(">"):
                 page = int(value[1:]) if value[1:].isdigit() else 0

@@ -113,6 +113,9 @@ Faults
 ``fake.inject(...)`` answer the next N requests to a route (a name in ``ROUTES`` or
 ``"METHOD /path-regex"``) the way Discord does when it fails. Every REST request is recorded in
 ``fake.requests`` with the status it got and when it arrived; ``fake.requests_to(route)`` filters.
+As Discord does, a message whose embeds total more than 6,000 characters (titles, descriptions,
+fields, footers, authors) is refused with 400 code 50035; ``fake.refuse_token()`` answers the
+bot's login 401, as for a token Discord does not know.
 
 Time: ids are snowflakes minted from the clock, so discord.py's ``created_at`` of an interaction
 is when the stand-in made it. ``fake.slash(..., late=2.0)`` delivers an interaction two seconds
@@ -159,6 +162,17 @@ TEXT_CHANNEL, DM_CHANNEL, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 
 _OPTION_STRING, _OPTION_INTEGER, _OPTION_BOOLEAN, _OPTION_USER, _OPTION_NUMBER = 3, 4, 5, 6, 10
 _OPTION_CHANNEL = 7   # a channel option: its value is the channel's id, resolved like a user
+
+
+EMBED_TOTAL = 6000   # characters over all embeds of one message (Discord's documented embed limits)
+
+
+def _embed_size(embeds: Any) -> int:
+    """What Discord counts against EMBED_TOTAL: titles, descriptions, field names and values, footers, authors."""
+    return sum(len(e.get("title") or "") + len(e.get("description") or "")
+               + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in e.get("fields") or [])
+               + len((e.get("footer") or {}).get("text") or "") + len((e.get("author") or {}).get("name") or "")
+               for e in embeds or [])
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -749,6 +763,10 @@ class FakeDiscord:
         """404 Unknown Webhook: what Discord answers once an interaction token is dead."""
         return self.inject(route, status=404, body={"message": "Unknown Webhook", "code": 10015}, times=times)
 
+    def refuse_token(self) -> Fault:
+        """Answer every login (GET /users/@me) 401, as Discord does for a token it does not know."""
+        return self.inject("GET /users/@me", status=401, body={"message": "401: Unauthorized", "code": 0}, times=None)
+
     def disconnect(self, route: str, *, times: int | None = 1, after: bool = False) -> Fault:
         """Close the connection without an answer (with `after`: once the request has taken effect)."""
         return self.inject(route, status=None, times=times, after=after)
@@ -842,6 +860,10 @@ class FakeDiscord:
     def _answer(self, method: str, path: str, query: Any, record: Request, body: Any,
                 files: list[Upload]) -> web.Response:
         parts = path.strip("/").split("/")
+        if isinstance(body, dict) and _embed_size((body.get("data") or body).get("embeds")) > EMBED_TOTAL:
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": {"embeds": {"_errors": [
+                {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Embed size exceeds maximum size of {EMBED_TOTAL}"}]}}},
+                status=400)
         if method == "GET" and path == "/users/@me":
             return _json(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -1277,6 +1299,14 @@ class FakeDiscord:
         log = self._new_interaction(3, user, data, message=message, channel=channel)
         log.original = message
         return await self._run(log, timeout, wait)
+
+    @staticmethod
+    def forged(message: dict[str, Any], custom_id: str, *, select: bool = False) -> dict[str, Any]:
+        """`message` as a client could claim it looks: carrying one more button (or select menu) with
+        any `custom_id`, for a click the bot never offered (who may act is the service's to check)."""
+        extra = {"type": 3, "custom_id": custom_id, "options": [{"label": "x", "value": "x"}]} if select else \
+            {"type": 2, "style": 1, "label": "forged", "custom_id": custom_id}
+        return {**message, "components": [*(message.get("components") or []), {"type": 1, "components": [extra]}]}
 
     def message_with(self, custom_id: str) -> dict[str, Any]:
         for message in reversed(list(self.messages.values())):

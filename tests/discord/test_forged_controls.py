@@ -1,0 +1,51 @@
+"""Who may act is the service's call, whatever a button's custom_id says: clicks on buttons a
+client forged (ids of its own choosing in the custom_id) change nothing they may not change."""
+from __future__ import annotations
+
+import pytest
+
+from tests.discord.fake_discord import FakeDiscord, InteractionLog
+
+pytestmark = pytest.mark.asyncio
+
+
+async def forge(fake: FakeDiscord, custom_id: str, user: dict, on: InteractionLog, **where) -> InteractionLog:
+    return await fake.click(custom_id, user=user, message=fake.forged(on.reply.message, custom_id), **where)
+
+
+async def test_nobody_but_the_challenger_withdraws_an_open_challenge_whatever_the_button_says(bot, fake, service):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    forged = await forge(fake, f"kibitz:decline:1:{fake.carol['id']}:0", fake.carol, made)
+    assert forged.reply.ephemeral and forged.reply.content == "Only the challenger can withdraw an open challenge."
+    assert (await service.store.get(1)).status == "challenge"
+    assert not [s for s in forged.sent if s.kind == "edit"] and fake.channel_edits == []   # its message stands
+    accepted = await fake.click("kibitz:accept:1:0", user=fake.bob, message=made.reply.message)
+    assert "bob accepts" in accepted.text and (await service.store.get(1)).status == "active"
+
+
+async def test_the_challenger_still_withdraws_an_open_challenge(bot, fake, service):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    withdrawn = await fake.click(f"kibitz:decline:1:{fake.alice['id']}:0", user=fake.alice,
+                                 message=made.reply.message)
+    assert "alice withdraws the challenge" in withdrawn.text and (await service.store.get(1)).status == "declined"
+
+
+async def test_a_named_opponent_declining_by_a_forged_withdraw_button_is_shown_as_declined(bot, fake, service):
+    made = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    declined = await forge(fake, f"kibitz:decline:1:{fake.bob['id']}:0", fake.bob, made)
+    assert "bob declines the challenge" in declined.text
+    settled = [s for s in declined.sent if s.kind == "edit" and s.body.get("content")]
+    assert settled and settled[0].body["content"].endswith("was declined.")   # not "withdrawn" by bob
+
+
+async def test_a_forged_rematch_button_outside_the_games_server_makes_no_challenge(bot, fake, service):
+    fake.deny_threads()
+    made = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob}, user=fake.alice)
+    await fake.click(f"kibitz:accept:1:{fake.bob['id']}", user=fake.bob, message=made.reply.message)
+    over = await fake.slash("resign", user=fake.alice)
+    dm = fake.dm_channel_of(fake.alice)
+    forged = await forge(fake, "kibitz:rematch:1", fake.alice, over, channel=dm)
+    assert forged.reply.ephemeral and "server where the game was played" in forged.reply.content
+    assert await service.store.challenges(dm) == [] and (await service.store.get(2)) is None
+    rematch = await fake.click("kibitz:rematch:1", user=fake.alice, message=over.reply.message)   # in its server
+    assert "alice challenges bob" in rematch.text
