@@ -12,7 +12,7 @@ import logging
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from importlib import metadata
 from typing import Awaitable, Callable, NoReturn, TypeVar
@@ -25,13 +25,15 @@ from .builder import Menu, menu as builder_menu
 from .names import plain
 from .paths import data_dir
 from .settings import MAX_DAYS, MIN_DAYS, ServerSettings
-from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, StaleRecord
+from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, StaleRecord, holds
 from .suggest import suggest
 
 log = logging.getLogger(__name__)
 
 RULE_CARDS = data_dir() / "rules"
 STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
+UNSURE = ("The database stopped answering, so I cannot tell whether that went through. "
+          "Look before trying again: /board, /games and /settings show what was saved.")
 CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
 MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
 # Hints search for seconds each: they get threads of their own, so hints asked at once wait for
@@ -499,7 +501,11 @@ class GameService:
                 days=current.days if days is None else (days or None),
                 announce=None if stop_announcing else (announce or current.announce))
             if changed != current:
-                await self.store.save_settings(guild, changed.to_dict(), self.clock())
+                async def saved() -> bool:
+                    return await self.server_settings(guild) == changed
+
+                await self._confirmed(self.store.save_settings(guild, changed.to_dict(), self.clock()), saved,
+                                      f"settings of {guild}")
         head = "Settings saved." if changed != current else "Nothing changed."
         return Reply(f"{head}\n{self._settings_text(changed, channel_name)}", ephemeral=True)
 
@@ -522,7 +528,10 @@ class GameService:
         return "\n".join(lines)
 
     async def set_pings(self, user: Player, on: bool) -> Reply:
-        await self.store.set_pings(user.id, on, self.clock())
+        async def saved() -> bool:
+            return await self.store.pings(user.id) == on
+
+        await self._confirmed(self.store.set_pings(user.id, on, self.clock()), saved, f"pings of {user.id}")
         text = ("You will be pinged when it is your move." if on else
                 "You will no longer be pinged when it is your move; /pings on turns it back on.")
         return Reply(text, ephemeral=True)
@@ -559,7 +568,7 @@ class GameService:
                 return
             record.message_id = message_id
             try:
-                await self.store.save(record)
+                await self._write(record)
                 return
             except StaleRecord:   # answered meanwhile: read it again
                 continue
@@ -666,11 +675,47 @@ class GameService:
             raise UserError("This channel already has a game. Finish it (or /resign) first, or use another channel or thread.")
 
     async def _create(self, record: GameRecord) -> None:
+        async def created() -> bool:   # the row, made just now, is found by its fields (a retry makes no second)
+            found = [await self.store.open_game(record.channel_id)] if record.playing else \
+                await self.store.challenges(record.home_channel_id or record.channel_id)
+            record.id = next((r.id for r in found if r is not None and holds(r, record)), None)
+            return record.id is not None
+
         try:
-            await self.store.create(record)
+            await self._confirmed(self.store.create(record), created, f"new game in {record.channel_id}")
         except ChannelBusy:
             raise UserError("This channel already has a game.") from None
         self.deadlines.note(record.due_at)
+
+    async def _write(self, record: GameRecord) -> None:
+        """store.save(record), also when the store's answer is lost after the commit."""
+        wrote = replace(record, version=record.version + 1)
+
+        async def saved() -> bool:
+            if not holds(await self.store.get(self._id(record)), wrote):
+                return False
+            record.version = wrote.version   # as the store does on an answered save
+            return True
+
+        await self._confirmed(self.store.save(record), saved, f"game {record.id}")
+
+    async def _confirmed(self, write: Awaitable[object], landed: Callable[[], Awaitable[bool]], what: str) -> None:
+        """Await a write. An error other than a refusal (StaleRecord, ChannelBusy) may have come
+        after the commit (a connection cut before the answer): then `landed()` reads the store.
+        Stored: carry on as if answered. Not stored: raise the error. Cannot tell: UserError(UNSURE)."""
+        try:
+            await write
+        except (StaleRecord, ChannelBusy):
+            raise
+        except Exception as error:
+            try:
+                stored = await landed()
+            except Exception:
+                log.exception("%s: could not read back a write that failed with %r", what, error)
+                raise UserError(UNSURE) from error
+            if not stored:
+                raise
+            log.warning("%s: the write was stored, though its answer was lost (%r)", what, error)
 
     async def _load(self, channel: str) -> _Live | None:
         live = self._live.get(channel)
@@ -827,17 +872,19 @@ class GameService:
         record = live.record
         record.updated_at = self.clock()
         try:
-            await self.store.save(record)
+            await self._write(record)
         except StaleRecord:
             if undo is not None:
                 undo()
             self._live.pop(record.channel_id, None)
             raise UserError(STALE) from None
-        except BaseException:
+        except BaseException as error:
             if undo is not None:
                 undo()
             live.record = before
-            if before.playing:
+            if isinstance(error, UserError) or not isinstance(error, Exception):   # unknown: read the store next
+                self._live.pop(before.channel_id, None)
+            elif before.playing:
                 self._live[before.channel_id] = live
             raise
         self.deadlines.note(record.due_at)
@@ -1447,6 +1494,15 @@ class GameService:
             return await self._board_reply(
                 record, game, f"{user.name} starts today's **{info.name}** daily deal ({deal.day.isoformat()}"
                               f"{target}{par}). Only your first finish counts for the daily board.")
+
+    async def game_stored_in(self, channel: str) -> bool:
+        """Whether the store holds a game played in `channel` (True when it cannot say): a front
+        end never removes a thread made for a game while this holds, whatever an error said."""
+        try:
+            return await self.store.latest(channel) is not None
+        except Exception:
+            log.exception("could not tell whether a game is stored in %s", channel)
+            return True
 
     async def has_game(self, channel: str) -> bool:
         """Whether a game is in play in `channel` (a daily needs a free thread or DM)."""

@@ -395,6 +395,12 @@ def _to_row(record: GameRecord, version: int | None = None) -> tuple:
     return tuple(values[c] for c in _COLUMNS)
 
 
+def holds(stored: GameRecord | None, written: GameRecord) -> bool:
+    """Whether a row read back holds exactly what was written (its id aside): how a write whose
+    answer was lost (a connection cut after the commit) is known to have landed."""
+    return stored is not None and _to_row(stored) == _to_row(written)
+
+
 def _from_row(row: aiosqlite.Row) -> GameRecord:
     data = dict(row)
     data["players"] = [tuple(p) for p in json.loads(data["players"])]

@@ -93,7 +93,7 @@ class Games(commands.Cog):
                                                         guild=guild, level=level, home=home)
             except BaseException:
                 if thread is not None:
-                    await drop_thread(thread)
+                    await drop_thread(thread, self.service)
                 raise
             if thread is None:
                 return reply

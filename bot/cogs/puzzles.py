@@ -81,7 +81,7 @@ async def _deal(interaction: discord.Interaction, service: GameService, me: Play
                                           home=channel_key(interaction))
     except BaseException:
         if isinstance(place, discord.Thread):
-            await drop_thread(place)   # made for this copy, which was not dealt
+            await drop_thread(place, service)   # made for this copy, which was not dealt
         raise
     # The copy is dealt: from here on nothing may turn into an error reply.
     await post_reply(place, reply)

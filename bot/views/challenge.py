@@ -100,8 +100,12 @@ async def add_players(thread: discord.Thread, player_ids: list[str]) -> None:
             log.warning("could not add member %s to thread %s (%s)", pid, thread.id, error)
 
 
-async def drop_thread(thread: discord.Thread) -> None:
-    """Remove a thread the game it was made for never started in (best effort)."""
+async def drop_thread(thread: discord.Thread, service: GameService) -> None:
+    """Remove a thread the game it was made for never started in (best effort). An error does not
+    prove that: a thread the store holds a game in (or cannot say) is kept."""
+    if await service.game_stored_in(str(thread.id)):
+        log.warning("kept thread %s: a game is stored in it, though starting it reported an error", thread.id)
+        return
     try:
         await thread.delete()
     except discord.HTTPException as error:
@@ -252,7 +256,7 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
             reply = await service.accept(here, user, self.game_id, play_in=str(thread.id) if thread else None)
         except BaseException:
             if thread is not None:
-                await drop_thread(thread)
+                await drop_thread(thread, service)
             raise
         if thread is None:
             return reply, settled_text(record, "accepted", by=user.name)
