@@ -21,7 +21,7 @@ import json
 import logging
 import os
 import sqlite3
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterable, Protocol
@@ -404,13 +404,13 @@ def _to_row(record: GameRecord, version: int | None = None) -> tuple:
 
 
 # -- reading game rows: one that cannot be decoded is set aside, the rest are read ---------------
-# Columns holding numbers; every other one holds text or NULL. (SQLite keeps any value in any column.)
-_NUMBERS: dict[str, type | tuple[type, ...]] = {
-    "id": int, "seed": int, "score": int, "version": int, "move_seconds": int, "due_at": (int, float),
-    "reminded": int, "hints": int, "plies_played": int, "par": int}
+# What each column must hold (or NULL), read from GameRecord's fields: SQLite keeps any value in any
+# column. The JSON columns are checked as they are decoded.
+_KINDS: dict[str, type | tuple[type, ...]] = {"str": str, "int": int, "float": (int, float), "bool": int}
+_COLUMN_KINDS = {f.name: _KINDS[kind] for f in fields(GameRecord) if (kind := str(f.type).split(" |")[0]) in _KINDS}
 # The first player's id, in SQL that never fails on a row whose players column is not JSON.
 _FIRST_PLAYER = "CASE WHEN json_valid({0}) THEN json_extract({0}, '$[0][0]') END"
-_SET_ASIDE = ("UPDATE games SET status = 'suspended', error = {}, updated_at = {}, due_at = NULL, "
+_SET_ASIDE = ("UPDATE games SET status = 'suspended', error = {}, updated_at = {}, "
               "version = version + 1 WHERE id = {} AND status <> 'suspended'")
 
 
@@ -442,7 +442,7 @@ def _from_row(row) -> GameRecord:
     """The record a row holds; BadRow where a column cannot be read as the record needs it."""
     data = dict(row)
     for name, value in data.items():
-        if value is not None and not isinstance(value, _NUMBERS.get(name, str)):
+        if value is not None and not isinstance(value, _COLUMN_KINDS.get(name, object)):
             raise BadRow(data.get("id"), f"{name} holds {value!r:.60}")
     players, moves = _json_column(data, "players"), _json_column(data, "moves")
     if not (isinstance(players, list) and players and all(
