@@ -25,7 +25,7 @@ from .builder import Menu, menu as builder_menu
 from .names import plain
 from .paths import data_dir
 from .settings import MAX_DAYS, MIN_DAYS, ServerSettings
-from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, StaleRecord, holds
+from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, SetAside, StaleRecord, holds
 from .suggest import suggest
 
 log = logging.getLogger(__name__)
@@ -171,6 +171,7 @@ class GameService:
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
         self._deals: dict[tuple[str, str], rules.DailyDeal] = {}   # (slug, day) -> the day's deal, worked out once
         self.deadlines = DueSignal()          # wakes the scheduler when a save brings a deadline nearer
+        store.on_set_aside = self._set_aside   # a row the store could not read: free its channel here too
 
     # -- catalogue ---------------------------------------------------------------------------
     def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
@@ -732,6 +733,13 @@ class GameService:
             await self._suspend(record, exc)
             self._live.pop(channel, None)
             return None
+        if live.game is not None and live.game.outcome is not None:   # its moves end it, yet it was stored in play
+            log.warning("game %s: its stored moves end the game, so it is finished now", record.id)
+            try:
+                await self._commit(live, record.copy(), undo=lambda: None)
+            finally:
+                self._live.pop(channel, None)
+            return None
         self._live[channel] = live
         return live
 
@@ -747,11 +755,22 @@ class GameService:
             await self.store.save(record)
         except StaleRecord:
             return   # changed elsewhere meanwhile: the next use reads it again
-        info = rules.VARIANTS.get(record.variant)
-        name = info.name if info else record.variant
-        self._notices[record.channel_id] = (
-            f"Game #{record.id} ({name}) could not be restored after an update to Kibitz, so it has been "
-            f"set aside with its moves kept. This channel is free for a new game.")
+        self._tell_set_aside(record.channel_id, self._id(record), record.variant,
+                             "could not be restored after an update to Kibitz", "moves")
+
+    def _set_aside(self, row: SetAside) -> None:
+        """The store set aside a game whose row it could not read (and logged it): forget it here,
+        and tell its players on the channel's next command, where it was in play there."""
+        live = self._live.get(row.channel_id)
+        if live is not None and live.record.id == row.id:
+            self._live.pop(row.channel_id, None)
+        if row.status == "active":
+            self._tell_set_aside(row.channel_id, row.id, row.variant, "could not be read from the database", "data")
+
+    def _tell_set_aside(self, channel: str, game_id: int, variant: str, why: str, kept: str) -> None:
+        info = rules.VARIANTS.get(variant)
+        self._notices[channel] = (f"Game #{game_id} ({info.name if info else variant}) {why}, so it has been "
+                                  f"set aside with its {kept} kept. This channel is free for a new game.")
 
     def _revive(self, record: GameRecord) -> _Live:
         if record.status == "challenge":

@@ -18,16 +18,20 @@ import asyncio
 import errno
 import fcntl
 import json
+import logging
 import os
 import sqlite3
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Protocol
+from typing import Callable, Iterable, Protocol
 
 import aiosqlite
 
 from .paths import data_dir
 from .ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_game
+
+log = logging.getLogger(__name__)
 
 MIGRATIONS = data_dir() / "migrations"
 OPEN = ("challenge", "active")
@@ -181,6 +185,8 @@ def _board_key(row: PlayerRating) -> tuple:
 
 
 class GameStore(Protocol):
+    on_set_aside: Callable[[SetAside], None] | None   # told of each game row set aside as unreadable
+
     async def create(self, record: GameRecord) -> int: ...
     async def save(self, record: GameRecord) -> None:
         """Write `record` if the stored row still has `record.version`, then raise it by one;
@@ -233,6 +239,8 @@ class GameStore(Protocol):
 
 class InMemoryStore:
     """The same behaviour as SqliteStore, in a dict (tests, throwaway sessions)."""
+
+    on_set_aside: Callable[[SetAside], None] | None = None   # never told: a record in memory always reads
 
     def __init__(self) -> None:
         self._rows: dict[int, GameRecord] = {}
@@ -401,15 +409,95 @@ def holds(stored: GameRecord | None, written: GameRecord) -> bool:
     return stored is not None and _to_row(stored) == _to_row(written)
 
 
-def _from_row(row: aiosqlite.Row) -> GameRecord:
+# -- reading game rows: one that cannot be decoded is set aside, the rest are read ---------------
+# What each column must hold (or NULL), read from GameRecord's fields: SQLite keeps any value in any
+# column. The JSON columns are checked as they are decoded.
+_KINDS: dict[str, type | tuple[type, ...]] = {"str": str, "int": int, "float": (int, float), "bool": int}
+_COLUMN_KINDS = {f.name: _KINDS[kind] for f in fields(GameRecord) if (kind := str(f.type).split(" |")[0]) in _KINDS}
+# The first player's id, in SQL that never fails on a row whose players column is not JSON.
+_FIRST_PLAYER = "CASE WHEN json_valid({0}) THEN json_extract({0}, '$[0][0]') END"
+_SET_ASIDE = ("UPDATE games SET status = 'suspended', error = {}, updated_at = {}, "
+              "version = version + 1 WHERE id = {} AND status <> 'suspended'")
+
+
+class BadRow(ValueError):
+    """A stored game row with a column that is not what a record needs."""
+
+    def __init__(self, game_id: int | None, text: str) -> None:
+        super().__init__(text)
+        self.game_id = game_id
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A game whose row could not be decoded, set aside by the store (status 'suspended', data kept)."""
+    id: int
+    channel_id: str
+    variant: str
+    status: str   # its status before
+
+
+def _json_column(data: dict, name: str):
+    try:
+        return json.loads(data[name])
+    except (TypeError, ValueError) as exc:
+        raise BadRow(data.get("id"), f"{name} is not JSON ({exc}): {data[name]!r:.60}") from None
+
+
+def _from_row(row) -> GameRecord:
+    """The record a row holds; BadRow where a column cannot be read as the record needs it."""
     data = dict(row)
-    data["players"] = [tuple(p) for p in json.loads(data["players"])]
-    data["moves"] = json.loads(data["moves"])
+    for name, value in data.items():
+        if value is not None and not isinstance(value, _COLUMN_KINDS.get(name, object)):
+            raise BadRow(data.get("id"), f"{name} holds {value!r:.60}")
+    players, moves = _json_column(data, "players"), _json_column(data, "moves")
+    if not (isinstance(players, list) and players and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in players)):
+        raise BadRow(data.get("id"), f"players is not a list of [id, name] pairs: {data['players']!r:.60}")
+    if not (isinstance(moves, list) and all(isinstance(m, str) for m in moves)):
+        raise BadRow(data.get("id"), f"moves is not a list of turns: {data['moves']!r:.60}")
+    data["players"], data["moves"] = [tuple(p) for p in players], moves
     data["reminded"] = bool(data["reminded"])
     return GameRecord(**data)
 
 
-class SqliteStore:
+class _SetsAsideBadRows:
+    """Game rows read by the SQL stores. One that cannot be decoded stops no query: it is set aside
+    as a game that no longer replays is (status 'suspended', its data kept, its channel free), by
+    an UPDATE that needs nothing decoded, logged once with its id, and the query goes on with the
+    rest. `on_set_aside` (the service) hears of each, to tell its players."""
+
+    on_set_aside: Callable[[SetAside], None] | None = None
+
+    async def _mark_suspended(self, game_id: int, error: str, when: str) -> bool:
+        """Set the row aside with `error`, unless it is already; whether this did."""
+        raise NotImplementedError
+
+    async def _decoded(self, rows: Iterable) -> list[GameRecord]:
+        records = []
+        for row in rows:
+            try:
+                records.append(_from_row(row))
+            except BadRow as exc:
+                await self._set_aside(row, str(exc))
+        return records
+
+    async def _set_aside(self, row, error: str) -> None:
+        game_id, status = int(row["id"]), str(row["status"])
+        try:
+            done = await self._mark_suspended(game_id, f"BadRow (was {status}): {error}",
+                                              datetime.now(timezone.utc).isoformat(timespec="seconds"))
+        except Exception:
+            log.exception("game %s cannot be read from the database (%s), nor set aside", game_id, error)
+            return
+        if done:   # else set aside before (by this process or another), and logged then
+            log.error("game %s (%s, channel %s) cannot be read from the database and is set aside: %s",
+                      game_id, row["variant"], row["channel_id"], error)
+            if self.on_set_aside is not None:
+                self.on_set_aside(SetAside(game_id, str(row["channel_id"]), str(row["variant"]), status))
+
+
+class SqliteStore(_SetsAsideBadRows):
     """SQLite through aiosqlite: WAL, synchronous=NORMAL, one writer at a time, numbered migrations.
 
     The connection is in autocommit mode (``isolation_level=None``): a write of one statement
@@ -500,8 +588,7 @@ class SqliteStore:
         record.version += 1
 
     async def _one(self, sql: str, args: tuple) -> GameRecord | None:
-        row = await (await self._conn.execute(sql, args)).fetchone()
-        return _from_row(row) if row else None
+        return next(iter(await self._many(sql, args)), None)
 
     async def get(self, game_id: int) -> GameRecord | None:
         return await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -518,9 +605,7 @@ class SqliteStore:
                                "ORDER BY id DESC LIMIT 1", (channel_id, *statuses))
 
     async def open_games(self) -> list[GameRecord]:
-        rows = await (await self._conn.execute(
-            "SELECT * FROM games WHERE status IN ('challenge', 'active') ORDER BY id")).fetchall()
-        return [_from_row(r) for r in rows]
+        return await self._many("SELECT * FROM games WHERE status IN ('challenge', 'active') ORDER BY id", ())
 
     async def count_open(self) -> int:
         return int(await _scalar(self._conn, "SELECT COUNT(*) FROM games WHERE status IN ('challenge', 'active')"))
@@ -609,15 +694,17 @@ class SqliteStore:
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
         order = "DESC" if higher_is_better else "ASC"
-        rows = await (await self._conn.execute(
+        return await self._many(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = ? AND variant = ? AND status = 'finished' "
             f"AND score IS NOT NULL ORDER BY result IS NOT 'solved', score {order}, id LIMIT ?",
-            (guild_id, variant, limit))).fetchall()
-        return [_from_row(r) for r in rows]
+            (guild_id, variant, limit))
 
     # -- lobby, deadlines, settings, dailies ------------------------------------------------------
     async def _many(self, sql: str, args: tuple) -> list[GameRecord]:
-        return [_from_row(r) for r in await (await self._conn.execute(sql, args)).fetchall()]
+        return await self._decoded(await (await self._conn.execute(sql, args)).fetchall())
+
+    async def _mark_suspended(self, game_id: int, error: str, when: str) -> bool:
+        return await self._write_one(_SET_ASIDE.format("?", "?", "?"), (error, when, game_id)) == 1
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE status = 'challenge' "
@@ -633,6 +720,7 @@ class SqliteStore:
     async def next_due(self, after: float | None = None) -> float | None:
         row = await (await self._conn.execute(
             "SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND status IN ('challenge', 'active') "
+            "AND typeof(due_at) IN ('real', 'integer') "   # a broken one is set aside where it is read
             "AND (? IS NULL OR due_at > ?)", (after, after))).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
@@ -678,13 +766,13 @@ class SqliteStore:
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE daily = ? AND variant = ? "
-                                "AND json_extract(players, '$[0][0]') = ? ORDER BY id", (day, variant, player_id))
+                                f"AND {_FIRST_PLAYER.format('players')} = ? ORDER BY id", (day, variant, player_id))
 
     async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
         return await self._many(
             "SELECT * FROM games AS g WHERE g.daily = ? AND g.variant = ? AND g.status = 'finished' "
             "AND COALESCE(g.guild_id, '') = ? AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
-            "WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = json_extract(g.players, '$[0][0]')) "
+            f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", (day, variant, guild_id))
 
     async def add_daily_result(self, result: DailyResult) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 
 from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
                     _from_row, _to_row)
+from .store import _SET_ASIDE, BadRow, _SetsAsideBadRows
 from .store import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
 
 try:
@@ -32,6 +33,9 @@ PG_MIGRATIONS = MIGRATIONS / "postgres"
 MIGRATION_LOCK = 0x6B6962   # pg_advisory_xact_lock key: one migrating process at a time
 PG_SCHEMES = ("postgresql://", "postgres://")
 _OPEN_SQL = "status IN ('challenge', 'active')"
+# The first player's id, read as text: never fails on a row whose players column is not JSON
+# (that row then fails to decode, and is set aside).
+_FIRST_PLAYER = r"""substring({} from '^\s*\[\s*\[\s*"([^"\\]*)"')"""
 
 
 def is_postgres_url(target: str) -> bool:
@@ -56,7 +60,7 @@ async def open_store(target: str | Path) -> GameStore:
     return await SqliteStore.open(sqlite_path(target))
 
 
-class PostgresStore:
+class PostgresStore(_SetsAsideBadRows):
     """PostgreSQL through an asyncpg pool; every write is one atomic statement."""
 
     def __init__(self, pool: Any, url: str) -> None:
@@ -132,8 +136,7 @@ class PostgresStore:
         record.version += 1
 
     async def _one(self, sql: str, *args: Any) -> GameRecord | None:
-        row = await self._pool.fetchrow(sql, *args)
-        return _from_row(row) if row else None
+        return next(iter(await self._many(sql, *args)), None)
 
     async def get(self, game_id: int) -> GameRecord | None:
         return await self._one("SELECT * FROM games WHERE id = $1", game_id)
@@ -149,8 +152,7 @@ class PostgresStore:
                                "ORDER BY id DESC LIMIT 1", channel_id, list(statuses))
 
     async def open_games(self) -> list[GameRecord]:
-        rows = await self._pool.fetch(f"SELECT * FROM games WHERE {_OPEN_SQL} ORDER BY id")
-        return [_from_row(r) for r in rows]
+        return await self._many(f"SELECT * FROM games WHERE {_OPEN_SQL} ORDER BY id")
 
     async def count_open(self) -> int:
         return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM games WHERE {_OPEN_SQL}"))
@@ -235,15 +237,17 @@ class PostgresStore:
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
         order = "DESC" if higher_is_better else "ASC"
-        rows = await self._pool.fetch(
+        return await self._many(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 AND status = 'finished' "
             f"AND score IS NOT NULL ORDER BY result IS DISTINCT FROM 'solved', score {order}, id LIMIT $3",
             guild_id, variant, limit)
-        return [_from_row(r) for r in rows]
 
     # -- lobby, deadlines, settings, dailies ------------------------------------------------------
     async def _many(self, sql: str, *args: Any) -> list[GameRecord]:
-        return [_from_row(r) for r in await self._pool.fetch(sql, *args)]
+        return await self._decoded(await self._pool.fetch(sql, *args))
+
+    async def _mark_suspended(self, game_id: int, error: str, when: str) -> bool:
+        return await self._pool.execute(_SET_ASIDE.format("$1", "$2", "$3"), error, when, game_id) == "UPDATE 1"
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE status = 'challenge' "
@@ -282,13 +286,13 @@ class PostgresStore:
 
     async def daily_games(self, day: str, variant: str, player_id: str) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE daily = $1 AND variant = $2 "
-                                "AND players::json->0->>0 = $3 ORDER BY id", day, variant, player_id)
+                                f"AND {_FIRST_PLAYER.format('players')} = $3 ORDER BY id", day, variant, player_id)
 
     async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
         return await self._many(
             "SELECT * FROM games AS g WHERE g.daily = $1 AND g.variant = $2 AND g.status = 'finished' "
             "AND COALESCE(g.guild_id, '') = $3 AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
-            "WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = g.players::json->0->>0) "
+            f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", day, variant, guild_id)
 
     async def add_daily_result(self, result: DailyResult) -> bool:
@@ -320,7 +324,11 @@ async def copy_games(source: str, target: str) -> int:
             if await dst.all_games():   # type: ignore[attr-defined]
                 raise StoreError(f"The target database {_shown(target)} already holds games; copy-db copies "
                                  f"into an empty database only, so no game is overwritten or merged.")
-            records = await src.all_games()   # type: ignore[attr-defined]
+            try:
+                records = await src.all_games()   # type: ignore[attr-defined]
+            except BadRow as exc:   # copied without it, the game would be lost in the copy
+                raise StoreError(f"Game {exc.game_id} in {_shown(source)} cannot be read ({exc}); copy-db copies "
+                                 f"every game or none: mend or delete that row, then copy again.") from None
             tables = {table: await src.table_rows(table) for table in OTHER_TABLES}   # type: ignore[attr-defined]
             await dst.put(records, tables)   # type: ignore[attr-defined]
             return len(records)

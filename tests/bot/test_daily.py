@@ -205,7 +205,7 @@ async def test_a_members_daily_copy_is_found_without_reading_everyone_elses(kind
         for n in range(5):
             await store.create(GameRecord("kingswap", f"t{n}-{kind}-{tmp_path.name}", [(f"p{n}", f"p{n}")], "x",
                                           "active", "g", daily="2026-03-14"))
-        module = importlib.import_module("bot.store" if kind == "sqlite" else "bot.store_pg")
+        module = importlib.import_module("bot.store")   # where both stores decode their rows
         read = []
         real = module._from_row
         monkeypatch.setattr(module, "_from_row", lambda row: read.append(1) or real(row))
