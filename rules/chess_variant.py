@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Iterator, Literal
 import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
-from .notation import PROMOTION_LETTERS, normalise_san, san
+from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
