@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules.solver import solve
+from rules.variants.kingswap.solver import solve
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 # The games of each variant: seed, every how many plies a position is observed (the others keep
