@@ -19,8 +19,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import rules  # noqa: E402
-from rules.daily import DAILY_NODE_BUDGET, daily_seed  # noqa: E402
-from rules.solver import solve  # noqa: E402
+from rules.daily import daily_seed  # noqa: E402
+from rules.variants.kingswap import DAILY_NODE_BUDGET  # noqa: E402
+from rules.variants.kingswap.solver import solve  # noqa: E402
 
 
 def ms(values: list[float]) -> str:

@@ -11,22 +11,29 @@ A move is one complete turn; its canonical text joins its parts with one space (
 "d1d8 Q@a1", "N@e4"). Where things live:
 
     core.py           the contract (Game), Outcome (result, reason, score, kind, detail), BoardView
+    notation.py       SAN written and read on python-chess boards
     chess_variant.py  ChessVariant/ChessGame: FIDE men, one python-chess move a turn (the fast path)
     position.py       Position (board, hands, extra state), parts, PartsVariant/PositionGame: turns
                       of several parts, men in hand ([Nb] in the FEN), after(move) for look-ahead
     men.py            men (Betza-like data) and royalty as data; attacks follow the data
     fairy.py          FairyVariant: a PartsVariant whose men, royalty and promotions are data
     lookahead.py      checks, mates in one, two moves in a row on python-chess boards
+    castling.py       castling in games without check
     daily.py          the daily deal of the solo puzzles: seeds hashed from date and slug
-    solver.py         KingSwap!'s solver: fewest casualties within a budget of nodes
-    hints.py          the hint searches of the three solo puzzles
-    variants/         one module per variant, discovered automatically
+    variants/         one module per variant, discovered automatically; a solo puzzle is a package
+                      (game, solver, hint) registering its hint and daily deal in its VariantInfo
+
+Imports point down: variants use the shared modules, never another variant; nothing imports back up.
 """
-from .core import (BLACK, WHITE, BoardView, Game, Hint, IllegalMove, Outcome, PromotionChoice, VariantInfo,
+import datetime
+
+from .core import (BLACK, WHITE, BoardView, DailyDeal, Game, Hint, IllegalMove, Outcome, PromotionChoice, VariantInfo,
                    describe_view)
+from .daily import daily_deal as _daily_deal, daily_slugs as _daily_slugs
 from .registry import discover as _discover, new_game as _new_game
 
 VARIANTS: dict[str, VariantInfo] = _discover()
+DAILY_SLUGS: tuple[str, ...] = _daily_slugs(VARIANTS)
 
 
 def new_game(slug: str, *, seed: int | None = None, fen: str | None = None) -> Game:
@@ -36,7 +43,10 @@ def new_game(slug: str, *, seed: int | None = None, fen: str | None = None) -> G
     return _new_game(VARIANTS, slug, seed=seed, fen=fen)
 
 
-from .daily import DAILY_SLUGS, DailyDeal, daily_deal  # noqa: E402  (needs new_game above)
+def daily_deal(slug: str, day: datetime.date, *, node_budget: int | None = None) -> DailyDeal:
+    """The deal of `slug` for the UTC day `day` (see rules.daily). Raises ValueError for a puzzle
+    without a daily deal; `node_budget` sets KingSwap!'s solver budget per seed."""
+    return _daily_deal(VARIANTS, slug, day, node_budget=node_budget)
 
 
 __all__ = ["VARIANTS", "new_game", "Game", "IllegalMove", "PromotionChoice", "Outcome", "BoardView", "VariantInfo",

@@ -35,15 +35,13 @@ from typing import Any, Callable, Iterable, Iterator, Literal
 import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
 BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
                 | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
                 | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
-
-PROMOTION_LETTERS = {chess.QUEEN: "q", chess.ROOK: "r", chess.BISHOP: "b", chess.KNIGHT: "n", chess.KING: "k"}
-
 
 def colour_name(colour: chess.Color) -> str:
     return WHITE if colour == chess.WHITE else BLACK
@@ -263,45 +261,6 @@ def captured_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:
     if target is not None and target.color != board.turn:
         return target
     return None
-
-
-def san(board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
-    """Short algebraic notation without check marks, disambiguated against `legal`."""
-    piece = board.piece_type_at(move.from_square)
-    if piece == chess.KING and board.is_castling(move):
-        return "O-O" if chess.square_file(move.to_square) > chess.square_file(move.from_square) else "O-O-O"
-    to = chess.square_name(move.to_square)
-    capture = board.is_capture(move)
-    promo = "=" + PROMOTION_LETTERS[move.promotion].upper() if move.promotion else ""
-    if piece == chess.PAWN or piece is None:
-        prefix = chess.FILE_NAMES[chess.square_file(move.from_square)] + "x" if capture else ""
-        return prefix + to + promo
-    rivals = [m.from_square for m in legal
-              if m.to_square == move.to_square and m.from_square != move.from_square
-              and board.piece_type_at(m.from_square) == piece]
-    dis = ""
-    if rivals:
-        file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
-        if all(chess.square_file(r) != file for r in rivals):
-            dis = chess.FILE_NAMES[file]
-        elif all(chess.square_rank(r) != rank for r in rivals):
-            dis = chess.RANK_NAMES[rank]
-        else:
-            dis = chess.square_name(move.from_square)
-    return chess.piece_symbol(piece).upper() + dis + ("x" if capture else "") + to + promo
-
-
-_SAN_NOISE = re.compile(r"[+#!?x:=\-\s]|e\.p\.")
-
-
-def normalise_san(text: str) -> str:
-    text = text.strip()
-    if text.replace("0", "O").upper().replace("-", "") in ("OO", "OOO"):
-        return text.replace("0", "O").upper().replace("-", "")
-    text = _SAN_NOISE.sub("", text)
-    if len(text) >= 3 and text[-1] in "qrbnk" and text[-2].isdigit():
-        text = text[:-1] + text[-1].upper()   # e8q -> e8Q
-    return text
 
 
 def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], variant: ChessVariant) -> set[str]:

@@ -14,6 +14,7 @@ position twice.
 """
 from __future__ import annotations
 
+import datetime
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -123,6 +124,10 @@ class BoardView:
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
 
 
+HintSearch = Callable[["Game", float], "Hint | None"]               # (game, seconds) -> a hint or None
+DailyDealer = Callable[[datetime.date, int | None], "DailyDeal"]   # (day, solver budget) -> the day's deal
+
+
 @dataclass(frozen=True)
 class VariantInfo:
     """What the registry knows of a variant. `create(seed, fen)` builds a Game."""
@@ -139,7 +144,14 @@ class VariantInfo:
     score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
     levels: int = 0                    # puzzles with target levels 1..levels (0: none)
     level_start: Callable[[int], str] | None = field(repr=False, compare=False, default=None)  # level -> start FEN
-    hints: bool = False                # solo puzzles whose games answer `hint()` with a searched move
+    # Solo puzzles register their own searches (each in its package under rules/variants/):
+    hint: HintSearch | None = field(repr=False, compare=False, default=None)     # what `Game.hint()` runs
+    daily: DailyDealer | None = field(repr=False, compare=False, default=None)   # what `rules.daily_deal` runs
+
+    @property
+    def hints(self) -> bool:
+        """Whether the variant's games answer `hint()` with a searched move."""
+        return self.hint is not None
 
 
 @dataclass(frozen=True)
@@ -155,6 +167,19 @@ class Hint:
     move: str | None
     reason: str
     searched: int = 0
+
+
+@dataclass(frozen=True)
+class DailyDeal:
+    """The same puzzle for everyone on one UTC day (see rules.daily)."""
+
+    slug: str
+    day: datetime.date
+    seed: int | None         # pass to rules.new_game (None: the variant has one fixed start)
+    fen: str                 # the start position, also to pass to rules.new_game
+    level: int | None        # the target level (Safe Passage), else None
+    par: int | None          # the best score the solver found (KingSwap!), else None
+    tried: int               # seeds tried to find the deal
 
 
 MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)
@@ -256,8 +281,10 @@ class Game(ABC):
 
     def hint(self, seconds: float = 2.0) -> Hint | None:
         """A good next move and why, from a search of at most about `seconds`; None when the variant
-        gives no hints, the game is over or the search found nothing in time. Leaves the game as it was."""
-        return None
+        gives no hints, the game is over or the search found nothing in time. Leaves the game as it was.
+        The search is the one the variant registers as `VariantInfo.hint`."""
+        search = self.info.hint
+        return None if search is None else search(self, seconds)
 
     @abstractmethod
     def fen(self) -> str: ...

@@ -36,6 +36,7 @@ from .core import (
     Outcome,
 )
 from .men import FIDE_MEN, Man, MenTable, Region, Royalty, whole_board
+from .notation import normalise_san, san
 from .position import (
     Drop,
     Judged,
@@ -154,7 +155,6 @@ class FairyVariant(PartsVariant):
     # -- typed turns ------------------------------------------------------------------------------
     def step_spellings(self, position: Position, turns: Mapping[str, Turn]) -> dict[str, set[str]]:
         """Normalised spellings (SAN and piece-letter forms) -> canonical step texts."""
-        from .chess_variant import normalise_san, san
         board = position.board
         moves = {t[0].move for t in turns.values() if isinstance(t[0], Step)}
         listed = list(moves)
@@ -172,7 +172,6 @@ class FairyVariant(PartsVariant):
         return found
 
     def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
-        from .chess_variant import normalise_san
         parts = text.split()
         rest = [p if "@" in p else p.lower() for p in parts[1:]]
         rest = [p[0].upper() + p[1:] if "@" in p else p for p in rest]
@@ -200,7 +199,6 @@ class FairyVariant(PartsVariant):
         return f"{parts[0]} is not a legal move here."
 
     def spell_first(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
-        from .chess_variant import normalise_san
         firsts = {t.split(" ")[0] for t in turns}
         if "@" in text:
             text = text[0].upper() + text[1:]
@@ -219,7 +217,6 @@ class FairyVariant(PartsVariant):
         except ValueError:
             if not SAN_SHAPE.fullmatch(text):
                 return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
-            from .chess_variant import normalise_san, san
             pseudo = self.steps(position)
             key = normalise_san(text)
             hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
@@ -254,7 +251,6 @@ class FairyVariant(PartsVariant):
         return self.royalty.checked(board, board.turn, self.table)
 
     def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
-        from .chess_variant import san
         first = turn[0]
         if isinstance(first, Step):
             moves = [t[0].move for t in turns.values() if isinstance(t[0], Step)]

@@ -6,7 +6,9 @@ One place for the questions look-ahead variants ask ("could the opponent mate at
 The mate search is cheap because a mate needs a check, and a check needs a move that lands
 where its man (or its promoted man) attacks the enemy king's square, or one that leaves a
 line to that king: `may_check` is that prefilter, made of python-chess's attack tables, and
-only the moves it passes are pushed.
+only the moves it passes are pushed. `mate_in_one` goes further for the variants that ask it of
+every move (Series Helpmate, Blunder-Mate): it generates only the moves toward the squares that
+attack the king (`checking_candidates`) and pushes and pops each on the board itself.
 """
 from __future__ import annotations
 
@@ -80,3 +82,70 @@ def passed(board: chess.Board) -> chess.Board:
     copy.turn = not copy.turn
     copy.ep_square = None
     return copy
+
+
+# -- mate in one on the board itself ----------------------------------------------------------
+_STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
+_DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
+
+
+def discoverers(board: chess.Board, target: chess.Square) -> chess.Bitboard:
+    """The side to move's men that may uncover a line to `target`: each the only man between
+    `target` and one of its own Rooks, Bishops or Queens on that line."""
+    us, occupied = board.occupied_co[board.turn], board.occupied
+    snipers = us & ((_STRAIGHT[target] & (board.rooks | board.queens))
+                    | (_DIAGONAL[target] & (board.bishops | board.queens)))
+    found = chess.BB_EMPTY
+    for sniper in chess.scan_reversed(snipers):
+        blockers = chess.between(target, sniper) & occupied
+        if blockers and not blockers & (blockers - 1) and blockers & us:
+            found |= blockers
+    return found
+
+
+def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
+    """The legal moves that may check the enemy King: a superset of the checks, generated only
+    toward the squares that attack the King (plus every move of a man that may uncover a line
+    to it, promotions, castling and en passant), so most moves are never made."""
+    target = board.king(not board.turn)
+    if target is None:
+        return
+    us, occupied = board.occupied_co[board.turn], board.occupied
+    uncover = discoverers(board, target)
+    lines = uncover & ~board.kings                       # may uncover a line: every move
+    rest = us & ~lines & ~board.kings
+    promoting = board.pawns & rest & (chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2)
+    diagonal = chess.BB_DIAG_ATTACKS[target][chess.BB_DIAG_MASKS[target] & occupied]
+    straight = (chess.BB_RANK_ATTACKS[target][chess.BB_RANK_MASKS[target] & occupied]
+                | chess.BB_FILE_ATTACKS[target][chess.BB_FILE_MASKS[target] & occupied])
+    groups = [
+        (lines | promoting, chess.BB_ALL),
+        (board.knights & rest, chess.BB_KNIGHT_ATTACKS[target]),
+        ((board.bishops | board.queens) & rest, diagonal),
+        ((board.rooks | board.queens) & rest, straight),
+        (board.pawns & rest & ~promoting, chess.BB_PAWN_ATTACKS[not board.turn][target]),
+    ]
+    own_king = board.kings & us
+    if own_king & uncover:
+        groups.append((own_king, chess.BB_ALL))         # a King move may uncover a line
+    candidates = [m for frm, to in groups if frm and to
+                  for m in board.generate_pseudo_legal_moves(frm, to)]
+    if not own_king & uncover:
+        candidates += board.generate_castling_moves()   # the Rook may land on a checking square
+    candidates += board.generate_pseudo_legal_ep()
+    for move in candidates:
+        if board.is_legal(move):
+            yield move
+
+
+def mate_in_one(board: chess.Board) -> chess.Move | None:
+    """A legal move of the side to move that checkmates, if any. Made and taken back on `board`
+    itself: one push per candidate is half the work of `lookahead.mating_moves` (which tests
+    `gives_check` and then copies), and this runs for every first move of every series."""
+    for move in list(checking_candidates(board)):
+        board.push(move)
+        mate = board.is_checkmate()
+        board.pop()
+        if mate:
+            return move
+    return None

@@ -21,8 +21,7 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Outcome
-from ..lookahead import after
-from .series_helpmate import mate_in_one
+from ..lookahead import after, mate_in_one
 
 
 class Verdict(NamedTuple):

@@ -19,6 +19,7 @@ import chess
 from ..core import Outcome
 from ..fairy import FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
+from ..notation import san
 from ..position import Drop, Judged, Position, Step, Turn, colour_of
 
 RETURNING = "RBN"
@@ -168,7 +169,6 @@ class Donnybrook(FairyVariant):
         first = turn[0]
         if not isinstance(first, Drop):
             return super().label(before, turn, turns)
-        from ..chess_variant import san
         board = before.edit()
         chess.BaseBoard.set_piece_at(board, first.square,
                                      chess.Piece(chess.PIECE_SYMBOLS.index(first.letter.lower()), board.turn))

@@ -12,9 +12,9 @@ from typing import Any, Iterator
 
 import chess
 
+from ..castling import pseudo_legal_moves
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Outcome
-from .decastellation import pseudo_legal_moves
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import chess
 
+from ..castling import pseudo_legal_moves
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Outcome
-from .decastellation import pseudo_legal_moves
 
 ALL_CAPTURED = "all enemy men captured"
 NO_LEGAL_MOVE = "no legal move"

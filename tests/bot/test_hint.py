@@ -54,7 +54,7 @@ async def test_no_hint_within_the_time_says_so_and_counts_nothing(service, monke
 async def test_a_tour_proved_lost_says_so_and_counts_nothing(service, monkeypatch):
     """The search proved no tour can be completed (a real search, on a small lost position):
     no move is hinted, the player is told why and pointed to /undo, and no hint is counted."""
-    from rules.hints import kingswap_hint
+    from rules.variants.kingswap.hint import kingswap_hint
 
     lost = rules.new_game("kingswap", fen="5/5/5/5/2N1K 1 0")   # one man left, two swaps needed
     await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)

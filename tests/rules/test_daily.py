@@ -6,8 +6,9 @@ from pathlib import Path
 import pytest
 
 import rules
-from rules.daily import DAILY_NODE_BUDGET, daily_seed
-from rules.solver import solve
+from rules.daily import daily_seed
+from rules.variants.kingswap import DAILY_NODE_BUDGET
+from rules.variants.kingswap.solver import solve
 
 DAY = datetime.date(2026, 1, 1)
 SKIPPING_DAY = datetime.date(2026, 1, 18)     # its first seed is not proved within the budget

@@ -4,8 +4,8 @@ import re
 import pytest
 
 import rules
-from rules.hints import patience_order, playout
-from rules.variants.solitary_patience import apply
+from rules.variants.solitary_patience.game import apply
+from rules.variants.solitary_patience.hint import patience_order, playout
 
 PUZZLES = ["kingswap", "safe-passage", "solitary-patience"]
 PATIENCE_ONE_KNIGHT_OUT = "rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR w - - 0 1"   # W-N call: a3b1 finishes

@@ -1,9 +1,9 @@
-"""The KingSwap! solver (rules.solver): hand-made positions with known answers, budgets, determinism.
+"""The KingSwap! solver (rules.variants.kingswap.solver): hand-made positions with known answers, budgets, determinism.
 
 KingSwap! FEN: `<rank5>/<rank4>/<rank3>/<rank2>/<rank1> <leg> <casualties>`.
 """
 import rules
-from rules.solver import solve
+from rules.variants.kingswap.solver import solve
 
 SLUG = "kingswap"
 ONE_MOVE_LEFT = "5/5/5/4K/4R 2 3"          # the rook on e1 swaps into the king on e2: tour complete

@@ -231,7 +231,7 @@ def test_a_bishop_can_pull_a_top_rank_pawn_down_so_the_game_goes_on():
 
 def _reference_can_reach(board):
     """Ruling 8 taken literally: search every position reachable without moving the king."""
-    from rules.variants.kingswap import GRID, targets
+    from rules.variants.kingswap.game import GRID, targets
     king = next(sq for sq, man in board.items() if man == "K")
     light = GRID.is_light(king)
     start = frozenset(board.items())
@@ -259,7 +259,7 @@ def _reference_can_reach(board):
 
 def test_failed_detection_matches_the_plain_search_on_small_bishop_and_pawn_endings():
     import random
-    from rules.variants.kingswap import GRID, king_can_still_move
+    from rules.variants.kingswap.game import GRID, king_can_still_move
     rng = random.Random(2024)
     squares = GRID.squares()
     for _ in range(200):

@@ -5,7 +5,7 @@ import chess
 import pytest
 
 import rules
-from rules.variants.safe_passage import start_fen
+from rules.variants.safe_passage.game import start_fen
 
 SLUG = "safe-passage"
 START = chess.STARTING_FEN

@@ -7,7 +7,7 @@ import chess
 import pytest
 
 import rules
-from rules.variants.series_helpmate import checking_candidates
+from rules.lookahead import checking_candidates
 
 from .support import refusal
 

@@ -6,7 +6,7 @@ parity of k, type NBRQK[k mod 5]. So W-N is `w 1`, B-B `b 1`, W-R `w 2`, B-Q `b 
 import pytest
 
 import rules
-from rules.variants.solitary_patience import Analysis, parse_fen, sq_index
+from rules.variants.solitary_patience.game import Analysis, parse_fen, sq_index
 
 SLUG = "solitary-patience"
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"

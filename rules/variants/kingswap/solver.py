@@ -21,8 +21,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from .core import Game
-from .variants import kingswap as ks
+from ...core import Game
+from . import game as ks
 
 SIZE = 5
 SQUARES = ["abcde"[i % SIZE] + str(i // SIZE + 1) for i in range(SIZE * SIZE)]

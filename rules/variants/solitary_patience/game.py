@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core import BLACK, WHITE, BoardView, Game, Hint, IllegalMove, Outcome, VariantInfo
+from ...core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 
 FILES = "abcdefgh"
 CYCLE = "NBRQK"          # called types in ascending order
@@ -427,11 +427,6 @@ class SolitaryPatienceGame(Game):
     def score(self) -> int:
         return men_not_home(self.position.board)
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
-        """The move whose play-out brings the most men home (see rules.hints)."""
-        from ..hints import patience_hint
-        return patience_hint(self, seconds)
-
     def fen(self) -> str:
         return format_fen(self.position)
 
@@ -448,18 +443,3 @@ class SolitaryPatienceGame(Game):
         marks = tuple(sq_name(i) for i, owner in sorted(HOME_OWNER.items()) if board[i] != owner)
         return BoardView(8, 8, pieces, self.turn, last_move, (), marks, self.caption())
 
-
-def _create(seed: int | None, fen: str | None) -> SolitaryPatienceGame:
-    return SolitaryPatienceGame(VARIANT, seed=seed, fen=fen)
-
-
-VARIANT = VariantInfo(
-    slug="solitary-patience",
-    name="Solitary Patience Chess",
-    players=1,
-    summary="Solo puzzle: bring both scattered armies home, moving the called piece type in a fixed cycle.",
-    create=_create,
-    score_name="men not home",
-    score_better="lower",
-    hints=True,
-)

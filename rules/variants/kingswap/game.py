@@ -8,8 +8,8 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from ..core import WHITE, BoardView, Game, Hint, IllegalMove, Outcome, VariantInfo
-from ..grid import DIAGONAL, KNIGHT, SLIDES, Grid
+from ...core import WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from ...grid import DIAGONAL, KNIGHT, SLIDES, Grid
 
 GRID = Grid(5, 5)
 HOME, TARGET = "e1", "a5"
@@ -244,11 +244,6 @@ class KingSwapGame(Game):
     def score(self) -> int:
         return self.position.casualties
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
-        """The first move of the best tour the solver finds in `seconds` (see rules.solver)."""
-        from ..hints import kingswap_hint
-        return kingswap_hint(self, seconds)
-
     def fen(self) -> str:
         pos = self.position
         return f"{GRID.placement(pos.board)} {pos.leg} {pos.casualties}"
@@ -261,20 +256,3 @@ class KingSwapGame(Game):
         caption = f"casualties {pos.casualties} · {heading}"
         return BoardView(5, 5, pos.board, WHITE, last, (), (goal,), caption)
 
-
-def _create(seed: int | None, fen: str | None) -> KingSwapGame:
-    return KingSwapGame(VARIANT, seed=seed, fen=fen)
-
-
-VARIANT = VariantInfo(
-    slug="kingswap",
-    name="KingSwap!",
-    players=1,
-    summary="Solo 5x5 puzzle: swap the lazy king from e1 to a5 and back, losing as few men as you can.",
-    files=5,
-    ranks=5,
-    create=_create,
-    score_name="casualties",
-    score_better="lower",
-    hints=True,
-)

@@ -19,8 +19,8 @@ from typing import Any, Iterator
 
 import chess
 
-from ..chess_variant import ChessGame, ChessVariant, colour_name
-from ..core import BoardView, Hint, Outcome, VariantInfo
+from ...chess_variant import ChessGame, ChessVariant, colour_name
+from ...core import BoardView, DailyDealer, HintSearch, Outcome, VariantInfo
 
 START = chess.STARTING_FEN
 LEVELS = 3
@@ -160,6 +160,10 @@ class SafePassage(ChessVariant):
     initial_state = 1          # the target level
     faults = ChessVariant.faults | chess.STATUS_TOO_MANY_KINGS
     judge_steps = ("danger", "goal", "no_move")
+
+    def __init__(self, hint: HintSearch | None = None, daily: DailyDealer | None = None) -> None:
+        """`hint`, `daily`: the searches the package registers in the games' VariantInfo."""
+        self.hint, self.daily = hint, daily
 
     # -- set-up and FEN ----------------------------------------------------------------------------
     def load(self, fen: str) -> tuple[chess.Board, Any]:
@@ -332,7 +336,7 @@ class SafePassage(ChessVariant):
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",
-                                   levels=LEVELS, level_start=start_fen, hints=True,
+                                   levels=LEVELS, level_start=start_fen, hint=self.hint, daily=self.daily,
                                    create=lambda seed, fen: SafePassageGame(self, seed=seed, fen=fen))
 
 
@@ -360,10 +364,3 @@ class SafePassageGame(ChessGame):
     def view(self) -> BoardView:
         return dataclasses.replace(super().view(), marks=GOAL_SQUARES[self.target], caption=self.status())
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
-        """A move towards the target level from a depth-bounded search (see rules.hints)."""
-        from ..hints import passage_hint
-        return passage_hint(self, seconds)
-
-
-VARIANT = SafePassage()

@@ -1,0 +1,94 @@
+"""How rules/ is put together: imports point down (no cycle, imports inside functions counted), no
+variant imports another, everything directly in rules/variants/ is a variant, the wheel lists every package."""
+import ast
+import importlib
+import pkgutil
+import tomllib
+from pathlib import Path
+
+import rules.variants
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def module_names() -> dict[str, Path]:
+    """rules' modules by dotted name (a package by its own name) -> file."""
+    found = {}
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the rules modules it imports anywhere in its text (inside functions too). `from p
+    import x` counts p.x when that is a module, else p itself."""
+    modules = module_names()
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{up}.{base}" if base else up
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                continue
+            graph[name] |= {t for t in targets if t in modules and t != name}
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle (its modules in order), or None."""
+    done: set[str] = set()
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        if name in path:
+            return path[path.index(name):] + [name]
+        if name in done:
+            return None
+        for target in sorted(graph[name]):
+            found = visit(target, path + [name])
+            if found:
+                return found
+        done.add(name)
+        return None
+
+    return next((c for c in (visit(name, []) for name in sorted(graph)) if c), None)
+
+
+def variant_of(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["rules", "variants"] and len(parts) > 2 else None
+
+
+def test_no_import_cycle_in_rules_counting_imports_inside_functions():
+    cycle = a_cycle(import_graph())
+    assert cycle is None, " -> ".join(cycle)
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert a_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+
+
+def test_no_variant_imports_another_variant():
+    crossing = sorted(f"{m} -> {t}" for m, targets in import_graph().items() for t in targets
+                      if variant_of(m) and variant_of(t) and variant_of(m) != variant_of(t))
+    assert crossing == []
+
+
+def test_every_module_or_package_directly_in_variants_is_a_variant():
+    helpers = [m.name for m in pkgutil.iter_modules(rules.variants.__path__)
+               if not {"VARIANT", "VARIANTS"} & set(vars(importlib.import_module(f"rules.variants.{m.name}")))]
+    assert helpers == []
+
+
+def test_the_wheel_lists_every_package():
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    packages = {".".join(p.parent.relative_to(ROOT).parts) for top in ("bot", "rules", "render")
+                for p in (ROOT / top).rglob("__init__.py")}
+    assert packages - listed == set()
