@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import rules
-from rules.solver import solve
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
 # The games of each variant: seed, every how many plies a position is observed (the others keep
@@ -138,6 +137,8 @@ def line_of(slug: str, seed: int, plies: int, closing: float) -> list[str]:
     KingSwap! game with `closing` follows the solver's tour (a node budget: deterministic)."""
     game = rules.new_game(slug, seed=seed)
     if slug == "kingswap" and closing:
+        # imported here: only recording needs the solver, so the replay does not depend on where it lives
+        from rules.solver import solve
         return solve(game.position, SOLVER_NODES).line or []
     rng = random.Random(f"{slug}/{seed}/line")
     while game.outcome is None and len(game.history) < plies:
