@@ -19,8 +19,10 @@ import asyncio
 import json
 import random
 import tempfile
+import tomllib
 from pathlib import Path
 
+import bot.service as service_module
 import rules
 from bot.service import GameService, Player
 from bot.store import GameRecord, SqliteStore
@@ -88,6 +90,9 @@ class Recorder:
 
 async def write(path: Path) -> list[dict]:
     random.seed(2002)   # the seeds the service draws for challenges
+    # the version an installed Kibitz stamps on its games (run from a checkout, it knows none)
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
+    service_module.RULES_VERSION = project["version"]
     store = await SqliteStore.open(path)
     service = GameService(store, renderer=no_picture, clock=lambda: "2025-06-01T12:00:00+00:00",
                           timer=lambda: WRITTEN_AT)
