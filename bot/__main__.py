@@ -26,7 +26,7 @@ Stop the bot first, so no game changes during the copy."""
 async def console_main(cfg: config_module.Config) -> None:
     from .console import Console
 
-    store = await open_store(cfg.db_path)
+    store = await open_store(cfg.db_path, **cfg.store_options)
     try:
         service = GameService(store, challenge_ttl=cfg.challenge_ttl, move_deadline=cfg.move_deadline)
         await service.restore()

@@ -198,16 +198,17 @@ def run(target: Config | str, service: GameService | None = None, **options: Any
     if not token:
         raise ValueError("No Discord token given")
     db_path = None if isinstance(target, str) else cfg.db_path
-    asyncio.run(_serve(token, service, endpoints, db_path, options, service_options(cfg)))
+    asyncio.run(_serve(token, service, endpoints, db_path, options, service_options(cfg), cfg.store_options))
 
 
 async def _serve(token: str, service: GameService | None, endpoints: DiscordConfig, db_path: str | None,
-                 options: dict[str, Any], service_settings: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any], service_settings: dict[str, Any] | None = None,
+                 store_options: dict[str, Any] | None = None) -> None:
     store = None
     if service is None:
         from bot.store_pg import open_store
 
-        store = await open_store(db_path or "kibitz.sqlite3")
+        store = await open_store(db_path or "kibitz.sqlite3", **(store_options or {}))
         service = GameService(store, **(service_settings or {}))
     try:
         async with create_bot(service, config=endpoints, **options) as bot:

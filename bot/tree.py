@@ -66,6 +66,7 @@ ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one i
 DEFER_AFTER = 1.5     # seconds after the interaction was made before a command defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
 TOO_LONG = f"That is too long: an option takes at most {MAX_OPTION} characters."
+NO_ANSWER = "The database is not answering just now. Please try again in a minute."
 
 
 def user_message(error: BaseException) -> str | None:
@@ -74,6 +75,10 @@ def user_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, UserError):
         return str(error) or "That did not work."
+    if isinstance(error, TimeoutError) and not isinstance(error, aiohttp.ClientError):   # a query past
+        # KIBITZ_PG_TIMEOUT (not a request to Discord): the database server is frozen or swamped
+        log.warning("a database query timed out: %r", error)
+        return NO_ANSWER
     if isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
         return "That command is out of date. Please try again in a minute."
     if isinstance(error, app_commands.CommandOnCooldown):
