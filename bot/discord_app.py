@@ -89,7 +89,7 @@ class KibitzBot(commands.Bot):
         self.synced: list[discord.app_commands.AppCommand] = []
         self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
         self.stopping = False
-        self._in_flight: set[asyncio.Task[Any]] = set()   # the tasks of interactions being handled
+        self._in_flight: set[asyncio.Future[Any]] = set()   # the tasks of interactions being handled
         self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
         self._connection.parsers["INTERACTION_CREATE"] = self._take_interaction
 
@@ -121,16 +121,26 @@ class KibitzBot(commands.Bot):
         await super().close()
 
     def _take_interaction(self, data: Any) -> None:
-        """Every interaction from the gateway: handled as discord.py does, its tasks kept in
-        `_in_flight` (those it started just now); once stopping, refused with a sentence."""
-        before = asyncio.all_tasks()
-        if self.stopping:
-            asyncio.create_task(self._refuse(discord.Interaction(data=data, state=self._connection)))
-        else:
-            self._parse_interaction(data)
-        for task in asyncio.all_tasks() - before:
+        """Every interaction from the gateway: handled as discord.py does, the tasks that starts
+        kept in `_in_flight` (a task factory notes them; parsing is synchronous, so they are the
+        interaction's own); once stopping, refused with a sentence."""
+        loop = asyncio.get_running_loop()
+        factory = loop.get_task_factory()
+
+        def note(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> asyncio.Future[Any]:
+            task = factory(loop, coro, **options) if factory else asyncio.Task(coro, loop=loop, **options)
             self._in_flight.add(task)
             task.add_done_callback(self._in_flight.discard)
+            return task
+
+        loop.set_task_factory(note)
+        try:
+            if self.stopping:
+                asyncio.create_task(self._refuse(discord.Interaction(data=data, state=self._connection)))
+            else:
+                self._parse_interaction(data)
+        finally:
+            loop.set_task_factory(factory)
 
     @staticmethod
     async def _refuse(interaction: discord.Interaction) -> None:
@@ -158,6 +168,8 @@ class KibitzBot(commands.Bot):
             stopper.cancel()
             runner.cancel()   # start() ends once the bot is closed; this ends one still starting up
             await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.exception()   # marked as seen: one raised while closing on a signal is no news
             for number in STOP_SIGNALS:
                 loop.remove_signal_handler(number)
 
@@ -165,10 +177,11 @@ class KibitzBot(commands.Bot):
         """Refuse new interactions, let those in flight finish (at most DRAIN seconds), close."""
         log.info("stopping: finishing %d interaction(s) in flight", len(self._in_flight))
         self.stopping = True
+        deadline = asyncio.get_running_loop().time() + DRAIN
+        while self._in_flight and (left := deadline - asyncio.get_running_loop().time()) > 0:
+            await asyncio.wait(set(self._in_flight), timeout=left)   # then those (refusals) begun meanwhile
         if self._in_flight:
-            _, late = await asyncio.wait(set(self._in_flight), timeout=DRAIN)
-            if late:
-                log.warning("stopping: %d interaction(s) still running after %g s are cut short", len(late), DRAIN)
+            log.warning("stopping: %d interaction(s) still running after %g s are cut short", len(self._in_flight), DRAIN)
         await self.close()
 
     async def sync_if_changed(self, guild: discord.abc.Snowflake | None = None) -> bool:

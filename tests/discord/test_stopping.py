@@ -124,3 +124,26 @@ async def test_sigterm_finishes_the_interaction_in_flight_checkpoints_and_exits_
     with sqlite3.connect(alone / "kibitz.sqlite3") as db:
         [(moves,)] = db.execute("SELECT moves FROM games").fetchall()
     assert move in moves
+
+
+async def test_an_interaction_that_never_finishes_does_not_keep_the_bot_past_10_seconds(tmp_path):
+    async with HoldingDiscord() as fake:
+        fake.deny_threads()
+        proc = start_bot(fake, tmp_path, [])
+        try:
+            await fake.wait_ready(60)
+            fake.hold_next = True   # its answer never gets through: the interaction stays in flight
+            await fake.slash("puzzle", {"variant": "kingswap", "seed": 7}, user=fake.alice, wait=False)
+            await asyncio.wait_for(fake.held.wait(), 30)
+            proc.send_signal(signal.SIGTERM)
+            code = await asyncio.to_thread(proc.wait, 10)
+        finally:
+            fake.release.set()
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    log = (tmp_path / "bot.log").read_text(errors="replace")
+    assert code == 0, log
+    assert "stopping: 1 interaction(s) still running after 6 s are cut short" in log
+    wal = tmp_path / "kibitz.sqlite3-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
