@@ -1,15 +1,19 @@
 """`python -m bot` starts the Discord bot (or the console without a token); `python -m bot console`;
-`python -m bot copy-db SOURCE TARGET` copies every game between SQLite and PostgreSQL."""
+`python -m bot copy-db SOURCE TARGET` copies every game between SQLite and PostgreSQL;
+`python -m bot backup FILE` copies the running SQLite database to FILE.
+
+SIGTERM and SIGINT stop the bot or the console cleanly, with exit code 0 (bot/discord_app.py)."""
 from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 from . import config as config_module
 from .service import GameService
 from .store import StoreError
-from .store_pg import copy_games, is_postgres_url, open_store
+from .store_pg import copy_games, is_postgres_url, open_store, sqlite_path
 
 NO_TOKEN = """No DISCORD_TOKEN found (environment or .env), so starting the local console instead.
 To run on Discord: create an application at https://discord.com/developers/applications,
@@ -25,11 +29,15 @@ Copies every game (ids, versions and all) into an empty database. SOURCE and TAR
 SQLite file (a path or sqlite:///path) or a PostgreSQL URL (postgresql://user:pass@host/db).
 Stop the bot first, so no game changes during the copy."""
 
+BACKUP_USAGE = """usage: python -m bot backup FILE
+Writes a consistent copy of the SQLite database KIBITZ_DB names to the new file FILE, also while
+the bot runs. To restore it, stop the bot and put FILE in place of the database."""
+
 
 async def console_main(cfg: config_module.Config) -> None:
     from .console import Console
 
-    store = await open_store(cfg.db_path)
+    store = await open_store(cfg.db_path, **cfg.store_options)
     try:
         service = GameService(store, challenge_ttl=cfg.challenge_ttl, move_deadline=cfg.move_deadline)
         await service.restore()
@@ -56,11 +64,33 @@ def copy_db(args: list[str]) -> int:
     return 0
 
 
+def backup(args: list[str]) -> int:
+    if len(args) != 1:
+        print(BACKUP_USAGE, file=sys.stderr)
+        return 2
+    from .backup import backup as backup_sqlite
+
+    cfg = config_module.load()
+    if is_postgres_url(cfg.db_path):
+        raise StoreError("KIBITZ_DB is a PostgreSQL database: back it up with pg_dump (README, \"Backups\").")
+    count = backup_sqlite(sqlite_path(cfg.db_path), args[0])
+    print(f"Backed up {count} game(s) to {args[0]}.")
+    return 0
+
+
+def _interrupt(number: int, frame: object) -> None:
+    raise KeyboardInterrupt   # SIGTERM as SIGINT, until the bot's event loop takes both over
+
+
 def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    for number in (signal.SIGTERM, signal.SIGINT):   # handled: as PID 1 SIGTERM would be ignored
+        signal.signal(number, _interrupt)
     try:
         if argv[:1] == ["copy-db"]:
             return copy_db(argv[1:])
+        if argv[:1] == ["backup"]:
+            return backup(argv[1:])
         cfg = config_module.load()
         if argv[:1] == ["console"]:
             asyncio.run(console_main(cfg))
@@ -90,6 +120,8 @@ def main(argv: list[str]) -> int:
     except (StoreError, config_module.ConfigError) as exc:
         print(f"kibitz: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:   # SIGTERM or SIGINT in the console or while starting: the store is closed
+        return 130 if argv[:1] in (["copy-db"], ["backup"]) else 0   # a copy cut short is no success
 
 
 if __name__ == "__main__":

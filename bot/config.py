@@ -11,6 +11,11 @@ Running:
 
     KIBITZ_CPU            auto (default): the process keeps to one CPU; all: any CPU; or a CPU
                           number. Why, in bot/process.py.
+    KIBITZ_PG_TIMEOUT     seconds PostgreSQL may take to accept a connection or answer a query
+                          (default 5): a frozen server gets "try again", not endless "thinking"
+                          (after twice that at most: a query that timed out is also cancelled)
+    KIBITZ_PG_LOCK_TIMEOUT  seconds start-up waits for another process migrating the PostgreSQL
+                          database (default 120), then stops with a sentence
 
 Shards (a bot in more than about 2,500 servers must shard):
 
@@ -49,6 +54,13 @@ class Config:
     move_deadline: int = 3 * 86400            # KIBITZ_MOVE_DEADLINE: default seconds per move
     dev_guild: str | None = None              # KIBITZ_DEV_GUILD: also sync commands to this guild, at once
     cpu: str | int = "auto"                   # KIBITZ_CPU: "auto" (one CPU), "all" or a CPU number (bot/process.py)
+    pg_timeout: int = 5                       # KIBITZ_PG_TIMEOUT: seconds for a PostgreSQL connection or query
+    pg_lock_timeout: int = 120                # KIBITZ_PG_LOCK_TIMEOUT: seconds to wait for another's migration
+
+    @property
+    def store_options(self) -> dict[str, float]:
+        """What open_store takes from the settings: PostgreSQL's time limits (SQLite needs none)."""
+        return {"query_timeout": self.pg_timeout, "lock_timeout": self.pg_lock_timeout}
 
     @property
     def sharded(self) -> bool:
@@ -96,6 +108,8 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         move_deadline=parse_seconds(env, "KIBITZ_MOVE_DEADLINE", 3 * 86400),
         dev_guild=parse_guild(env.get("KIBITZ_DEV_GUILD", "")),
         cpu=parse_cpu(env.get("KIBITZ_CPU", "")),
+        pg_timeout=parse_seconds(env, "KIBITZ_PG_TIMEOUT", 5),
+        pg_lock_timeout=parse_seconds(env, "KIBITZ_PG_LOCK_TIMEOUT", 120),
     )
 
 

@@ -11,6 +11,11 @@ Endpoints are read once, at start-up, by bot.config:
 
 Both exist so the bot can be pointed at a local stand-in (tests/discord/fake_discord.py).
 
+Stopping: SIGTERM (``docker stop``) or SIGINT makes ``run`` stop cleanly, also as PID 1 of a
+container (which gets no default signal actions): interactions arriving from then on get a
+"restarting" sentence, those in flight finish (at most ``DRAIN`` seconds), then the bot closes
+and the store with it (SQLite checkpointed into its main file), and the process exits with 0.
+
 Slash commands are synced only when they changed: at start-up the bot compares its command tree
 with what Discord has (names, descriptions, options) and PUTs only on a difference. With
 ``KIBITZ_DEV_GUILD`` the commands are also copied to that guild, where changes show at once
@@ -20,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +52,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DEFAULT_API_BASE = "https://discord.com/api/v10"
+DRAIN = 6.0   # seconds interactions in flight get to finish after SIGTERM (docker stop waits 10)
+STOPPING = "Kibitz is restarting. Please try again in a minute."
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 @dataclass(frozen=True)
@@ -79,6 +88,10 @@ class KibitzBot(commands.Bot):
         self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
         self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
+        self.stopping = False
+        self._in_flight: set[asyncio.Future[Any]] = set()   # the tasks of interactions being handled
+        self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
+        self._connection.parsers["INTERACTION_CREATE"] = self._take_interaction
 
     async def setup_hook(self) -> None:
         for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *BOARD_ITEMS, *GRID_ITEMS):
@@ -106,6 +119,70 @@ class KibitzBot(commands.Bot):
     async def close(self) -> None:
         await self.scheduler.stop()
         await super().close()
+
+    def _take_interaction(self, data: Any) -> None:
+        """Every interaction from the gateway: handled as discord.py does, the tasks that starts
+        kept in `_in_flight` (a task factory notes them; parsing is synchronous, so they are the
+        interaction's own); once stopping, refused with a sentence."""
+        loop = asyncio.get_running_loop()
+        factory = loop.get_task_factory()
+
+        def note(loop: asyncio.AbstractEventLoop, coro: Any, **options: Any) -> asyncio.Future[Any]:
+            task = factory(loop, coro, **options) if factory else asyncio.Task(coro, loop=loop, **options)
+            self._in_flight.add(task)
+            task.add_done_callback(self._in_flight.discard)
+            return task
+
+        loop.set_task_factory(note)
+        try:
+            if self.stopping:
+                asyncio.create_task(self._refuse(discord.Interaction(data=data, state=self._connection)))
+            else:
+                self._parse_interaction(data)
+        finally:
+            loop.set_task_factory(factory)
+
+    @staticmethod
+    async def _refuse(interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.autocomplete:
+            return   # no suggestions
+        try:
+            await interaction.response.send_message(STOPPING, ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not refuse interaction %s while stopping: %s", interaction.id, error)
+
+    async def serve(self, token: str) -> None:
+        """Run until closed, or until SIGTERM or SIGINT: then stop cleanly (module docstring)."""
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for number in STOP_SIGNALS:
+            loop.add_signal_handler(number, stop.set)
+        runner, stopper = asyncio.create_task(self.start(token)), asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            if runner.done():
+                await runner   # ended by itself: its error, if any, goes up
+            else:
+                await self.stop()
+        finally:
+            stopper.cancel()
+            runner.cancel()   # start() ends once the bot is closed; this ends one still starting up
+            await asyncio.wait({runner})
+            if not runner.cancelled():
+                runner.exception()   # marked as seen: one raised while closing on a signal is no news
+            for number in STOP_SIGNALS:
+                loop.remove_signal_handler(number)
+
+    async def stop(self) -> None:
+        """Refuse new interactions, let those in flight finish (at most DRAIN seconds), close."""
+        log.info("stopping: finishing %d interaction(s) in flight", len(self._in_flight))
+        self.stopping = True
+        deadline = asyncio.get_running_loop().time() + DRAIN
+        while self._in_flight and (left := deadline - asyncio.get_running_loop().time()) > 0:
+            await asyncio.wait(set(self._in_flight), timeout=left)   # then those (refusals) begun meanwhile
+        if self._in_flight:
+            log.warning("stopping: %d interaction(s) still running after %g s are cut short", len(self._in_flight), DRAIN)
+        await self.close()
 
     async def sync_if_changed(self, guild: discord.abc.Snowflake | None = None) -> bool:
         """PUT the commands (globally, or to `guild`) only if Discord's differ from ours. True if synced."""
@@ -198,20 +275,21 @@ def run(target: Config | str, service: GameService | None = None, **options: Any
     if not token:
         raise ValueError("No Discord token given")
     db_path = None if isinstance(target, str) else cfg.db_path
-    asyncio.run(_serve(token, service, endpoints, db_path, options, service_options(cfg)))
+    asyncio.run(_serve(token, service, endpoints, db_path, options, service_options(cfg), cfg.store_options))
 
 
 async def _serve(token: str, service: GameService | None, endpoints: DiscordConfig, db_path: str | None,
-                 options: dict[str, Any], service_settings: dict[str, Any] | None = None) -> None:
+                 options: dict[str, Any], service_settings: dict[str, Any] | None = None,
+                 store_options: dict[str, Any] | None = None) -> None:
     store = None
     if service is None:
         from bot.store_pg import open_store
 
-        store = await open_store(db_path or "kibitz.sqlite3")
+        store = await open_store(db_path or "kibitz.sqlite3", **(store_options or {}))
         service = GameService(store, **(service_settings or {}))
     try:
         async with create_bot(service, config=endpoints, **options) as bot:
-            await bot.start(token)
+            await bot.serve(token)
     finally:
         if store is not None:
             await store.close()

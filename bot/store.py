@@ -788,6 +788,12 @@ class SqliteStore(_SetsAsideBadRows):
         return [DailyResult(**{**dict(r), "solved": bool(r["solved"])}) for r in rows]
 
     async def close(self) -> None:
+        """Checkpoint the WAL into the main file (left empty), then close: the file alone holds every game."""
+        try:
+            async with self._write:
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except sqlite3.Error:
+            pass   # a reader in the way (a backup): closing checkpoints too, else the next open does
         await self._conn.close()
         if self._lock_fd is not None:
             os.close(self._lock_fd)

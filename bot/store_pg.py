@@ -7,13 +7,18 @@ UPDATE ... WHERE id = $n AND version = $m, atomic in PostgreSQL, so any number o
 share the database and none can fork a game), a second open game in a channel is refused by the
 same partial unique index (`ChannelBusy`), and migrations are numbered files in
 `data/migrations/postgres/`, their version kept in the table `kibitz_schema`. Processes that
-start together take an advisory lock while migrating, so each migration runs once.
+start together take an advisory lock while migrating, so each migration runs once; one that
+finds the lock held says so in the log and gives up after `lock_timeout` seconds.
+
+Nothing waits on the server for ever: a connection or query not answered within
+`query_timeout` seconds (KIBITZ_PG_TIMEOUT) raises TimeoutError, which players see as "try again".
 
 asyncpg is an optional dependency (`pip install 'kibitz[postgres]'`); SQLite needs nothing.
 """
 from __future__ import annotations
 
 import json
+import logging
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -28,6 +33,8 @@ try:
     import asyncpg
 except ImportError:   # SQLite needs nothing more; a PostgreSQL URL then gets a sentence
     asyncpg = None
+
+log = logging.getLogger(__name__)
 
 PG_MIGRATIONS = MIGRATIONS / "postgres"
 MIGRATION_LOCK = 0x6B6962   # pg_advisory_xact_lock key: one migrating process at a time
@@ -52,59 +59,84 @@ def sqlite_path(target: str) -> str:
     return target[len("sqlite:///"):] if target.startswith("sqlite:///") else target
 
 
-async def open_store(target: str | Path) -> GameStore:
-    """The store KIBITZ_DB names: a PostgreSQL URL, `sqlite:///path`, or a plain SQLite path."""
+async def open_store(target: str | Path, query_timeout: float | None = None, lock_timeout: float = 120) -> GameStore:
+    """The store KIBITZ_DB names: a PostgreSQL URL, `sqlite:///path`, or a plain SQLite path.
+    The time limits (Config.store_options; PostgresStore.open) concern PostgreSQL only."""
     target = str(target)
     if is_postgres_url(target):
-        return await PostgresStore.open(target)
+        return await PostgresStore.open(target, query_timeout=query_timeout, lock_timeout=lock_timeout)
     return await SqliteStore.open(sqlite_path(target))
 
 
 class PostgresStore(_SetsAsideBadRows):
     """PostgreSQL through an asyncpg pool; every write is one atomic statement."""
 
-    def __init__(self, pool: Any, url: str) -> None:
+    def __init__(self, pool: Any, url: str, lock_timeout: float = 120) -> None:
         self._pool = pool
         self.url = url
+        self.lock_timeout = lock_timeout   # seconds start-up waits for another process's migration
 
     @classmethod
-    async def open(cls, url: str, *, max_size: int = 10) -> "PostgresStore":
-        """Connect, migrate and prove the database writable, or raise StoreError with one sentence."""
+    async def open(cls, url: str, *, max_size: int = 10, query_timeout: float | None = None,
+                   lock_timeout: float = 120) -> "PostgresStore":
+        """Connect, migrate and prove the database writable, or raise StoreError with one sentence.
+        `query_timeout`: seconds a connection or query may take (None: 10 s to connect, queries
+        unlimited, as copy-db wants); `lock_timeout`: seconds to wait for another migrating process."""
         if asyncpg is None:
             raise StoreError("KIBITZ_DB is a PostgreSQL URL, but asyncpg is not installed: "
                              "pip install 'kibitz[postgres]' (SQLite needs nothing).")
         where = redact(url)
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size, timeout=10)
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size, timeout=query_timeout or 10,
+                                             command_timeout=query_timeout)
         except (OSError, TimeoutError) as exc:
-            raise StoreError(f"Cannot reach the PostgreSQL server at {where}: {exc}. "
+            raise StoreError(f"Cannot reach the PostgreSQL server at {where}: {_why(exc)}. "
                              f"Is it running, and is KIBITZ_DB right?") from None
         except (asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
-            raise StoreError(f"Cannot use the PostgreSQL database {where}: {exc}.") from None
-        store = cls(pool, url)
+            raise StoreError(f"Cannot use the PostgreSQL database {where}: {_why(exc)}.") from None
+        store = cls(pool, url, lock_timeout)
         try:
             await store.migrate()
         except asyncpg.PostgresError as exc:
             await pool.close()
-            raise StoreError(f"Cannot prepare the PostgreSQL database {where}: {exc}. "
+            raise StoreError(f"Cannot prepare the PostgreSQL database {where}: {_why(exc)}. "
                              f"The Kibitz user needs to create tables there.") from None
+        except TimeoutError as exc:
+            pool.terminate()   # closing politely would wait on the silent server too
+            raise StoreError(f"The PostgreSQL server at {where} stopped answering while Kibitz prepared "
+                             f"the database: {_why(exc)}. Is it overloaded or paused?") from None
         except BaseException:
-            await pool.close()
+            pool.terminate()
             raise
         return store
+
+    async def _lock_migrations(self, conn: Any) -> None:
+        """Take the migration lock in `conn`'s transaction. Held by another process: say so and
+        wait at most `lock_timeout` seconds, then raise StoreError with one sentence."""
+        if await conn.fetchval("SELECT pg_try_advisory_xact_lock($1)", MIGRATION_LOCK):
+            return
+        where = redact(self.url)
+        log.info("another process is migrating the PostgreSQL database %s (it holds the migration lock): "
+                 "waiting for it, at most %g s (KIBITZ_PG_LOCK_TIMEOUT)", where, self.lock_timeout)
+        try:
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK, timeout=self.lock_timeout)
+        except TimeoutError:
+            raise StoreError(f"Kibitz waited {self.lock_timeout:g} s (KIBITZ_PG_LOCK_TIMEOUT) for another process "
+                             f"to finish migrating the PostgreSQL database {where}, and gave up: if that process "
+                             f"is stuck, stop it, then start Kibitz again.") from None
 
     async def migrate(self) -> int:
         """Run the numbered migrations not yet applied, each in its own transaction."""
         async with self._pool.acquire() as conn:
             async with conn.transaction():
-                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                await self._lock_migrations(conn)
                 await conn.execute("CREATE TABLE IF NOT EXISTS kibitz_schema (version INTEGER NOT NULL)")
                 if await conn.fetchval("SELECT version FROM kibitz_schema") is None:
                     await conn.execute("INSERT INTO kibitz_schema (version) VALUES (0)")
             for script in sorted(PG_MIGRATIONS.glob("*.sql")):
                 number = int(script.name.split("_", 1)[0])
                 async with conn.transaction():
-                    await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                    await self._lock_migrations(conn)
                     if await conn.fetchval("SELECT version FROM kibitz_schema") >= number:
                         continue   # applied (perhaps by another process meanwhile)
                     await conn.execute(script.read_text())
@@ -336,6 +368,11 @@ async def copy_games(source: str, target: str) -> int:
             await dst.close()
     finally:
         await src.close()
+
+
+def _why(exc: BaseException) -> str:
+    """An error's text, or its type's name when it has none (str(TimeoutError()) is empty)."""
+    return str(exc) or type(exc).__name__
 
 
 def _shown(target: str) -> str:

@@ -76,6 +76,7 @@ OUT_OF_DATE = "That command is out of date. Please try again in a minute."
 KINDS = {3: "text", 4: "a whole number", 5: "True or False", 6: "a member", 7: "a channel", 8: "a role",
          9: "a member or a role", 10: "a number", 11: "a file"}
 RESOLVED = {6: ("users",), 7: ("channels",), 8: ("roles",), 9: ("users", "roles"), 11: ("attachments",)}
+NO_ANSWER = "The database is not answering just now. Please try again in a minute."
 
 
 def user_message(error: BaseException) -> str | None:
@@ -84,6 +85,10 @@ def user_message(error: BaseException) -> str | None:
         error = error.original
     if isinstance(error, UserError):
         return str(error) or "That did not work."
+    if isinstance(error, TimeoutError) and not isinstance(error, aiohttp.ClientError):   # a query past
+        # KIBITZ_PG_TIMEOUT (not a request to Discord): the database server is frozen or swamped
+        log.warning("a database query timed out: %r", error)
+        return NO_ANSWER
     if isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
         return OUT_OF_DATE
     if isinstance(error, app_commands.CommandOnCooldown):
