@@ -254,9 +254,11 @@ class Game(ABC):
         """A draw the player to move may claim now (reason), or None."""
         return None
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
-        """A good next move and why, from a search of at most about `seconds`; None when the variant
-        gives no hints, the game is over or the search found nothing in time. Leaves the game as it was."""
+    def hint(self, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
+        """A good next move and why, from a search of at most about `seconds`, or of at most
+        `node_budget` positions when given (then the clock is not looked at: the same answer on any
+        machine); None when the variant gives no hints, the game is over or the search found nothing
+        in time. Leaves the game as it was."""
         return None
 
     @abstractmethod

@@ -1,9 +1,11 @@
 """Hints for the solo puzzles: one good next move and why, from a time-bounded search.
 
 Each search reads the game's position and works on copies: the game itself never changes. The
-clock is a `time.monotonic()` deadline looked at every few positions (no threads, no I/O). Each
-returns a `Hint` or None when it found nothing in time (or the game is over); a KingSwap! hint
-whose search proved that no tour can be completed any more has no move and says so.
+clock is a `time.monotonic()` deadline looked at every few positions (no threads, no I/O); given
+a `node_budget`, a search stops after that many positions instead and never looks at the clock, so
+it gives the same answer on any machine however busy (tests use this). Each returns a `Hint` or
+None when it found nothing in time (or the game is over); a KingSwap! hint whose search proved
+that no tour can be completed any more has no move and says so.
 
 * KingSwap!: the solver (`rules.solver`); the hint is the first move of the best tour found.
 * Solitary Patience: one greedy play-out per legal move (placements first, then moves that bring
@@ -28,12 +30,17 @@ from .variants.solitary_patience import Position as PatiencePosition, SolitaryPa
 HINT_NODES_PER_SECOND = 4_000  # KingSwap!: the solver's budget per second asked (the clock also stops it)
 
 
+def stop_time(seconds: float, node_budget: int | None) -> float:
+    """When a search stops by the clock: never when it has a budget of positions."""
+    return float("inf") if node_budget is not None else time.monotonic() + seconds
+
+
 # -- KingSwap! -----------------------------------------------------------------------------------
-def kingswap_hint(game: KingSwapGame, seconds: float) -> Hint | None:
+def kingswap_hint(game: KingSwapGame, seconds: float, node_budget: int | None = None) -> Hint | None:
     if game.outcome is not None:
         return None
-    budget = max(200, int(seconds * HINT_NODES_PER_SECOND))
-    result = solve(game.position, budget, deadline=time.monotonic() + seconds)
+    budget = max(200, int(seconds * HINT_NODES_PER_SECOND)) if node_budget is None else node_budget
+    result = solve(game.position, budget, deadline=stop_time(seconds, node_budget))
     if result.solvable is False:   # the search was complete: a proof, not a budget spent
         return Hint(None, "The tour can no longer be completed from this position.", result.nodes)
     if not result.solvable or not result.line:
@@ -113,9 +120,10 @@ def patience_order(pos: PatiencePosition, moves: list[str]) -> list[str]:
     return sorted(moves, key=key)
 
 
-def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
+def playout(pos: PatiencePosition, deadline: float, node_budget: int | None = None) -> tuple[int, int] | None:
     """Play the most promising move not leading back to a position seen, to the end or until no
-    man has come home for STALL_PLIES turns: (men not home, plies), or None when the clock ran out."""
+    man has come home for STALL_PLIES turns: (men not home, plies), or None when the clock ran out
+    (or the play-out would take more than `node_budget` plies)."""
     seen = {(pos.board, pos.k % 10)}
     plies = last_progress = 0
     out = sp.men_not_home(pos.board)
@@ -124,6 +132,8 @@ def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
         if out == 0 or analysis.is_frozen():
             break
         if plies % 32 == 0 and time.monotonic() >= deadline:
+            return None
+        if node_budget is not None and plies >= node_budget:
             return None
         moves = patience_order(pos, analysis.moves(*sp.call(pos.k)))
         following = [sp.apply(pos, m) for m in moves]
@@ -137,16 +147,16 @@ def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
     return out, plies
 
 
-def patience_hint(game: SolitaryPatienceGame, seconds: float) -> Hint | None:
+def patience_hint(game: SolitaryPatienceGame, seconds: float, node_budget: int | None = None) -> Hint | None:
     if game.outcome is not None:
         return None
-    deadline = time.monotonic() + seconds
+    deadline = stop_time(seconds, node_budget)
     start = game.position
     moves = patience_order(start, game.legal_moves())
     best: tuple[int, int, str] | None = None
     tried = searched = 0
     for move in moves:
-        result = playout(sp.apply(start, move), deadline)
+        result = playout(sp.apply(start, move), deadline, None if node_budget is None else node_budget - searched)
         if result is None:
             break
         tried += 1
@@ -212,13 +222,13 @@ def passage_distances(board: chess.Board, target: int) -> tuple[int, int, int]:
 
 
 class _Out(Exception):
-    """The clock ran out."""
+    """The clock (or the budget of positions) ran out."""
 
 
-def passage_hint(game: SafePassageGame, seconds: float) -> Hint | None:
+def passage_hint(game: SafePassageGame, seconds: float, node_budget: int | None = None) -> Hint | None:
     if game.outcome is not None:
         return None
-    deadline = time.monotonic() + seconds
+    deadline = stop_time(seconds, node_budget)
     variant, state, target = game.variant, game.state, game.target
     board = game.board.copy(stack=False)
     nodes = 0
@@ -226,6 +236,8 @@ def passage_hint(game: SafePassageGame, seconds: float) -> Hint | None:
     def value(depth: int) -> tuple[int, int]:
         """(plies to the target or FAR, distance score) of the best line of at most `depth` plies."""
         nonlocal nodes
+        if node_budget is not None and nodes >= node_budget:
+            raise _Out
         nodes += 1
         if nodes % CLOCK_EVERY == 0 and time.monotonic() >= deadline:
             raise _Out

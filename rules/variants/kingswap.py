@@ -244,10 +244,10 @@ class KingSwapGame(Game):
     def score(self) -> int:
         return self.position.casualties
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
+    def hint(self, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
         """The first move of the best tour the solver finds in `seconds` (see rules.solver)."""
         from ..hints import kingswap_hint
-        return kingswap_hint(self, seconds)
+        return kingswap_hint(self, seconds, node_budget)
 
     def fen(self) -> str:
         pos = self.position

@@ -360,10 +360,10 @@ class SafePassageGame(ChessGame):
     def view(self) -> BoardView:
         return dataclasses.replace(super().view(), marks=GOAL_SQUARES[self.target], caption=self.status())
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
+    def hint(self, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
         """A move towards the target level from a depth-bounded search (see rules.hints)."""
         from ..hints import passage_hint
-        return passage_hint(self, seconds)
+        return passage_hint(self, seconds, node_budget)
 
 
 VARIANT = SafePassage()

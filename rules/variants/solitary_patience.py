@@ -427,10 +427,10 @@ class SolitaryPatienceGame(Game):
     def score(self) -> int:
         return men_not_home(self.position.board)
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
+    def hint(self, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
         """The move whose play-out brings the most men home (see rules.hints)."""
         from ..hints import patience_hint
-        return patience_hint(self, seconds)
+        return patience_hint(self, seconds, node_budget)
 
     def fen(self) -> str:
         return format_fen(self.position)
