@@ -21,7 +21,22 @@ other, in another worker, in any order, so a test:
   Discord fixtures' service does this by itself), so a hint is the same on a busy machine.
 
 A test that must take long (a subprocess, a wheel build) runs beside the others; keep its work
-bounded by counts, not by time.
+bounded by counts, not by time. Files of such tests are listed in LONG_FIRST: they start first,
+so that no worker is left running one alone at the end.
 """
+from __future__ import annotations
+
+import pytest
 
 HINT_NODES = 2_000   # positions a hint searches in tests: about 0.2 s, the same answer on any machine
+
+# Files whose tests take seconds each (a wheel built and installed, fuzzing, real deadlines of a few
+# seconds), longest first.
+LONG_FIRST = ("tests/test_packaging.py", "tests/bot/test_service_fuzz.py", "tests/discord/test_deadlines.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((n for n, name in enumerate(LONG_FIRST) if item.nodeid.startswith(name)), len(LONG_FIRST))
+
+    items.sort(key=rank)   # a stable sort: the same order in every worker, as pytest-xdist requires

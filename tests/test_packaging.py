@@ -34,10 +34,10 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
                    check=True, capture_output=True, timeout=300)
     (wheel,) = wheels.glob("kibitz-*.whl")
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
+    venv.create(env_dir)   # without a pip of its own (installing one takes seconds): ours installs into it
     python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True,
-                   capture_output=True, timeout=600)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+                   check=True, capture_output=True, timeout=600)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DISCORD_TOKEN", "KIBITZ_DB")}

@@ -9,9 +9,10 @@ SLUGS = sorted(rules.VARIANTS)
 # Variants whose win can depend on the move before the position, which their ruling keeps out of a
 # plain FEN: a finished game's FEN reloads as a running game (Blunder-Mate, ruling 3).
 HISTORY_WINS = {"blunder-mate"}
-# Puzzles whose random play never ends within the budget: a start and the moves that finish it
-# (their own tests: tests/rules/variants/test_<slug>.py).
+# Variants whose random play never (or rarely) ends within the budget: a start and the moves that
+# finish it (their own tests: tests/rules/variants/test_<slug>.py).
 ENDINGS = {
+    "tyrant": ("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", ["e1d2"]),   # Black left with its monarch alone
     "safe-passage": ("8/4K3/8/8/8/8/8/4k3 w - - 0 1", ["e7e8"]),                       # kings exchanged
     "solitary-patience": ("8/8/8/p7/4K3/8/PPPPPPPP/8 w - - 0 3", ["pass", "a5a6", "pass", "a6a7"]),   # stuck
 }
