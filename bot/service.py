@@ -1570,8 +1570,9 @@ class GameService:
             log.exception("could not keep the daily result of game %s", record.id)
 
     @_tells_notices
-    async def hint(self, channel: str, user: Player, seconds: float = 2.0) -> Reply:
-        """One good next move and why, searched in a worker thread (at most about `seconds`);
+    async def hint(self, channel: str, user: Player, seconds: float = 2.0, node_budget: int | None = None) -> Reply:
+        """One good next move and why, searched in a worker thread (at most about `seconds`, or at
+        most `node_budget` positions when given: the same answer on any machine, as tests need);
         each hint shown is counted in the record."""
         async with self._lock(channel):
             live = await self._active(channel)
@@ -1581,9 +1582,10 @@ class GameService:
             self._seat(record, user)
             if not game.info.hints:
                 raise UserError(f"{game.info.name} has no hints.")
-            found = await asyncio.get_running_loop().run_in_executor(HINTS, game.hint, seconds)
+            found = await asyncio.get_running_loop().run_in_executor(HINTS, game.hint, seconds, node_budget)
             if found is None:
-                return Reply(f"No hint: the search found no good move within {seconds:g} seconds. Nothing was counted.",
+                within = f"{seconds:g} seconds" if node_budget is None else f"{node_budget:,} positions"
+                return Reply(f"No hint: the search found no good move within {within}. Nothing was counted.",
                              game_id=record.id)
             if found.move is None:   # proved lost: no move to hint, so nothing is counted
                 return Reply(f"No hint: {found.reason} `/undo` takes moves back. Nothing was counted.",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -124,7 +125,7 @@ class BoardView:
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
 
 
-HintSearch = Callable[["Game", float], "Hint | None"]               # (game, seconds) -> a hint or None
+HintSearch = Callable[["Game", float, "int | None"], "Hint | None"]   # (game, seconds, node_budget) -> a hint or None
 DailyDealer = Callable[[datetime.date, int | None], "DailyDeal"]   # (day, solver budget) -> the day's deal
 
 
@@ -152,6 +153,12 @@ class VariantInfo:
     def hints(self) -> bool:
         """Whether the variant's games answer `hint()` with a searched move."""
         return self.hint is not None
+
+
+def stop_time(seconds: float, node_budget: int | None) -> float:
+    """When a hint search stops by the clock (a `time.monotonic()` deadline): never when it has a
+    budget of positions."""
+    return float("inf") if node_budget is not None else time.monotonic() + seconds
 
 
 @dataclass(frozen=True)
@@ -279,12 +286,13 @@ class Game(ABC):
         """A draw the player to move may claim now (reason), or None."""
         return None
 
-    def hint(self, seconds: float = 2.0) -> Hint | None:
-        """A good next move and why, from a search of at most about `seconds`; None when the variant
-        gives no hints, the game is over or the search found nothing in time. Leaves the game as it was.
-        The search is the one the variant registers as `VariantInfo.hint`."""
+    def hint(self, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
+        """A good next move and why, from a search of at most about `seconds`, or of at most
+        `node_budget` positions when given (then the clock is not looked at: the same answer on any
+        machine); None when the variant gives no hints, the game is over or the search found nothing
+        in time. Leaves the game as it was. The search is the one the variant registers as `VariantInfo.hint`."""
         search = self.info.hint
-        return None if search is None else search(self, seconds)
+        return None if search is None else search(self, seconds, node_budget)
 
     @abstractmethod
     def fen(self) -> str: ...

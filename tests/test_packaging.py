@@ -1,6 +1,7 @@
 """The wheel is the whole product: built, installed in a fresh virtualenv with nothing else, and
 played from a folder that has no checkout in it (migrations, rules cards and art come along)."""
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -23,15 +24,20 @@ GAME = """/variants
 
 
 def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_path):
+    # built from a copy: a build writes build/ and *.egg-info beside the sources, and the checkout's
+    # own build/ may hold files deleted since (tests/conftest.py: nothing is written in the checkout)
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "out"))
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(ROOT)],
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True, timeout=300)
     (wheel,) = wheels.glob("kibitz-*.whl")
     env_dir = tmp_path / "venv"
-    venv.create(env_dir, with_pip=True)
+    venv.create(env_dir)   # without a pip of its own (installing one takes seconds): ours installs into it
     python = env_dir / "bin" / "python"
-    subprocess.run([str(python), "-m", "pip", "install", "--quiet", str(wheel)], check=True,
-                   capture_output=True, timeout=600)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+                   check=True, capture_output=True, timeout=600)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "DISCORD_TOKEN", "KIBITZ_DB")}
@@ -45,5 +51,5 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
     assert (elsewhere / "kibitz.sqlite3").is_file()
     assert list((elsewhere / "out").glob("kibitz-*.png")), "board images are drawn from the shipped art"
     installed = subprocess.run([str(python), "-c", "import bot, kibitz_data; print(bot.__file__, kibitz_data.DATA_DIR)"],
-                               capture_output=True, text=True, cwd=elsewhere, check=True).stdout
-    assert str(ROOT) not in installed   # nothing is read from the checkout
+                               capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout
+    assert str(ROOT) not in installed and str(source) not in installed   # nothing is read from the checkout

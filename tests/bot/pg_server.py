@@ -1,4 +1,5 @@
-"""A real PostgreSQL server for the tests, started once per session on 127.0.0.1.
+"""A real PostgreSQL server for the tests, started once per session on 127.0.0.1: under
+pytest-xdist, once per worker, each on a port of its own and in a temporary folder of its own.
 
 The server binaries come from the `pgserver` wheel (in the `test` extra), or else from a
 PostgreSQL on PATH or in Debian's /usr/lib/postgresql/*/bin. `initdb` refuses to run as root, so
@@ -93,9 +94,13 @@ class PgServer:
         if init.returncode != 0:
             server.remove()
             raise RuntimeError(f"initdb failed: {init.stderr.strip() or init.stdout.strip()}")
-        options = f"-p {server.port} -h 127.0.0.1 -k {root} -F -c max_connections=200"
-        started = server._run("pg_ctl", "-D", str(server.data), "-o", options, "-l", str(root / "server.log"),
-                              "-w", "-t", "60", "start", timeout=90)
+        for _ in range(3):   # a port found free may be taken (by another worker's server) before ours binds it
+            options = f"-p {server.port} -h 127.0.0.1 -k {root} -F -c max_connections=200"
+            started = server._run("pg_ctl", "-D", str(server.data), "-o", options, "-l", str(root / "server.log"),
+                                  "-w", "-t", "60", "start", timeout=90)
+            if started.returncode == 0:
+                break
+            server.port = free_port()
         if started.returncode != 0:
             log = (root / "server.log").read_text(errors="replace") if (root / "server.log").exists() else ""
             server.remove()
@@ -121,6 +126,8 @@ _numbers = itertools.count(1)
 
 @pytest.fixture(scope="session")
 def pg_server():
+    """The worker's server (one per pytest-xdist worker, started at its first use). Tests ask for
+    `pg_url`, an empty database of their own; none starts a server of its own (a start takes seconds)."""
     try:
         server = PgServer.start()
     except Exception as exc:   # no binaries, or the server would not start

@@ -15,6 +15,7 @@ from bot.console import Console
 from bot.service import GameService, UserError
 from bot.store import DailyResult, GameRecord, InMemoryStore
 from bot.store_pg import open_store
+from tests.conftest import HINT_NODES
 
 from .conftest import ALICE, BOB, CAROL, HandClock, fake_png
 
@@ -93,7 +94,7 @@ async def test_only_the_first_finish_counts_with_hints_and_turns_played(svc):
     record = await svc.store.open_game("t1")
     first = rules.new_game(PATIENCE, fen=record.start_fen).legal_moves()[0]
     await svc.move("t1", ALICE, first)
-    await svc.hint("t1", ALICE)
+    await svc.hint("t1", ALICE, node_budget=HINT_NODES)
     gave_up = await svc.resign("t1", ALICE)
     assert "counts for the daily board" in gave_up.text and "Hints: 1." in gave_up.text
     undone = await svc.undo("t1", ALICE)

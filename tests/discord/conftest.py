@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import os
 from collections.abc import AsyncIterator
@@ -14,6 +15,7 @@ from PIL import Image
 from bot.discord_app import KibitzBot, create_bot
 from bot.service import GameService
 from bot.store import InMemoryStore
+from tests.conftest import HINT_NODES
 from tests.discord.fake_discord import FakeDiscord
 
 TOKEN = "test-token"
@@ -68,7 +70,10 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 
 @pytest_asyncio.fixture
 async def service() -> GameService:
-    return GameService(InMemoryStore(), renderer=tiny_png)
+    """The bot's service; its /hint searches HINT_NODES positions, not 2 seconds (tests/conftest.py)."""
+    service = GameService(InMemoryStore(), renderer=tiny_png)
+    service.hint = functools.partial(service.hint, node_budget=HINT_NODES)   # type: ignore[method-assign]
+    return service
 
 
 @pytest_asyncio.fixture

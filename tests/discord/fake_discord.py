@@ -13,7 +13,8 @@ One aiohttp server on 127.0.0.1 (random free port) serves both:
 
 Tests drive it with ``await fake.slash(...)``, ``await fake.click(...)``, ``await fake.select(...)``
 (a string select menu, component type 3 with its ``values``) and ``await fake.autocomplete(...)``; each returns an :class:`InteractionLog` of what the bot sent
-back for that interaction, in order. Nothing here touches the internet. A channel option takes the channel's
+back for that interaction, in order; ``await fake.nothing_more(user=...)`` proves that nothing else
+was on its way (the requests during a later /help). Nothing here touches the internet. A channel option takes the channel's
 id and comes with its partial channel in ``resolved``, as a user option comes with the user.
 
 Discord's first-followup rule is modelled: after a deferred "thinking" response (type 5) the
@@ -1248,6 +1249,15 @@ class FakeDiscord:
             if time.monotonic() > deadline:
                 raise AssertionError(f"timed out; requests: {[(r.method, r.path, r.status) for r in self.requests]}")
             await asyncio.sleep(0.01)
+
+    async def nothing_more(self, *, user: dict[str, Any]) -> list[Request]:
+        """Proof that nothing else was on its way, without sleeping: run a later /help (it changes
+        nothing) and wait for its answer; return the REST requests that came in meanwhile, /help's
+        own left out. The bot shares the test's event loop, so whatever it was about to send (a
+        followup, a channel post, a second copy) reaches this log before /help is answered."""
+        mark = len(self.requests)
+        later = await self.slash("help", user=user)
+        return [r for r in self.requests[mark:] if later.token not in r.path and later.id not in r.path]
 
     def _command_data(self, name: str, options: dict[str, Any], focused: str | None,
                       channel: str | None) -> dict[str, Any]:

@@ -66,12 +66,22 @@ async def test_every_string_option_declares_its_length_limit(bot, fake):
                 assert option.get("max_length") == 100, (command["name"], option["name"])
 
 
-async def test_a_slow_answer_defers_within_discords_three_seconds(fake):
-    def slow_png(view, orientation):
-        time.sleep(2.0)   # the renderer runs in a worker thread: the bot must not wait for it to defer
+def drawn_once_deferred(fake: FakeDiscord):
+    """A renderer that, asked during an interaction, finishes only once the bot has deferred
+    ("thinking" reached the stand-in), or after 10 s: it runs in a worker thread, and a bot that
+    waited for it before deferring would answer late without a defer. Slow by the order of events,
+    not by a sleep of so many seconds. (Drawings at start-up, before any interaction, are quick.)"""
+    def png(view, orientation):
+        for _ in range(1000 if fake.interactions else 0):
+            if any(r.body.get("type") == DEFERRED_CHANNEL_MESSAGE for r in fake.requests_to("callback")):
+                break
+            time.sleep(0.01)
         return tiny_png(view, orientation)
+    return png
 
-    service = GameService(InMemoryStore(), renderer=slow_png)
+
+async def test_a_slow_answer_defers_within_discords_three_seconds(fake):
+    service = GameService(InMemoryStore(), renderer=drawn_once_deferred(fake))
     async with running_bot(fake, service):
         log = await fake.slash("puzzle", {"variant": "kingswap", "seed": 1}, user=fake.alice, timeout=10)
     defer = log.callbacks[0]
@@ -85,12 +95,8 @@ async def test_an_interaction_that_reached_the_bot_late_defers_sooner(fake):
     """Discord's 3 seconds run from when it made the interaction. One delivered 2 s late, whose
     answer takes 1.2 s more: waiting the usual 1.5 s before deferring would answer at 3.2 s, which
     Discord refuses; the bot defers at once and edits the board in after."""
-    def slowish_png(view, orientation):
-        time.sleep(1.2)
-        return tiny_png(view, orientation)
-
     fake.callback_window = 3.0   # as Discord
-    service = GameService(InMemoryStore(), renderer=slowish_png)
+    service = GameService(InMemoryStore(), renderer=drawn_once_deferred(fake))
     async with running_bot(fake, service):
         log = await fake.slash("puzzle", {"variant": "solitary-patience", "seed": 1}, user=fake.alice, timeout=10,
                                late=2.0)

@@ -105,7 +105,7 @@ async def test_an_answer_discord_made_before_failing_with_500_is_not_doubled(bot
     fake.server_error("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)   # discord.py retries after 1 s
-    await asyncio.sleep(0.2)   # time for a followup or a channel post, were one coming
+    assert await fake.nothing_more(user=fake.carol) == []   # no followup or channel post was coming
 
     assert tries(fake, "answer", played) == [500, 400]
     [board] = board_messages(played)
@@ -160,7 +160,7 @@ async def test_an_answer_that_arrived_but_whose_reply_was_lost_is_not_doubled(bo
     fake.disconnect("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)
-    await asyncio.sleep(0.2)   # time for a followup or a channel post, were one coming
+    assert await fake.nothing_more(user=fake.carol) == []   # no followup or channel post was coming
 
     assert tries(fake, "answer", played) == [0, 400]
     [board] = board_messages(played)
@@ -230,7 +230,8 @@ async def test_a_rate_limited_channel_fallback_is_waited_out_and_posted_once(bot
     fake.rate_limit("channel_message", retry_after=0.2)
     await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await fake.wait_until(lambda: fake.channel_messages)
-    await asyncio.sleep(0.1)   # time for a second post, were one coming
+    fake.clear_faults()   # so that the later command is answered
+    assert await fake.nothing_more(user=fake.carol) == []   # no second post was coming
 
     refused, posted_request = fake.requests_to("channel_message")
     assert (refused.status, posted_request.status) == (429, 200) and posted_request.at - refused.at >= 0.2

@@ -56,7 +56,7 @@ async def test_every_interaction_of_a_session_is_answered_once_with_nothing_left
     deferred = [log for log in commands if log.callbacks[0].type != CHANNEL_MESSAGE]
     private = [log for log in deferred if log.callbacks[0].ephemeral]   # flip and daily: private "thinking"
     assert len(private) == 2
-    # the rest answered in one callback, except /hint when its search (up to 2 s) ran past 1.5 s
+    # the rest answered in one callback, except /hint should its search (of HINT_NODES positions) run past 1.5 s
     assert {log.payload["data"]["name"] for log in deferred if log not in private} <= {"hint"}
     assert fake.unhandled == []
 

@@ -2,6 +2,7 @@
 channels, threads, DMs, roles and permissions, command sync, mentions and channel messages."""
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import discord
@@ -284,3 +285,12 @@ async def test_channel_messages_can_be_fetched_edited_and_deleted(fake, bot):
 async def test_unknown_channels_answer_404(fake, bot):
     with pytest.raises(discord.NotFound):
         await bot.fetch_channel(424242)
+
+
+async def test_nothing_more_lists_what_the_bot_was_about_to_send_and_leaves_out_the_later_help(fake, bot):
+    channel = text_channel(bot, fake.channel_id)
+    sending = asyncio.ensure_future(channel.send("on its way"))   # as a followup the bot is about to send
+    between = await fake.nothing_more(user=fake.carol)
+    assert sending.done()
+    assert [(r.method, r.body["content"]) for r in between] == [("POST", "on its way")]
+    assert await fake.nothing_more(user=fake.carol) == []

@@ -1,4 +1,7 @@
-"""Hints (`game.hint()`): a legal move and a reason from a time-bounded search; the game never changes."""
+"""Hints (`game.hint()`): a legal move and a reason from a bounded search; the game never changes.
+
+Players' searches stop by the clock; these tests give a budget of positions instead (HINT_NODES),
+so each verdict is the same however busy the machine."""
 import re
 
 import pytest
@@ -6,15 +9,16 @@ import pytest
 import rules
 from rules.variants.solitary_patience.game import apply
 from rules.variants.solitary_patience.hint import patience_order, playout
+from tests.conftest import HINT_NODES
 
 PUZZLES = ["kingswap", "safe-passage", "solitary-patience"]
 PATIENCE_ONE_KNIGHT_OUT = "rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR w - - 0 1"   # W-N call: a3b1 finishes
 PASSAGE_ONE_STEP = "8/4K3/8/8/8/8/8/4k3 w - - 0 1"          # Ke7-e8 exchanges the kings
 
 
-def unchanged_after_hint(game, seconds=0.5):
+def unchanged_after_hint(game, node_budget=HINT_NODES):
     fen, history = game.fen(), game.history
-    hint = game.hint(seconds)
+    hint = game.hint(node_budget=node_budget)
     assert game.fen() == fen and game.history == history
     return hint
 
@@ -81,7 +85,7 @@ def test_solitary_patience_hint_sends_the_called_man_home_when_that_completes_th
 
 def test_solitary_patience_hint_ends_no_worse_than_the_greedy_line_of_the_most_promising_move():
     game = rules.new_game("solitary-patience", seed=12)
-    hint = unchanged_after_hint(game, seconds=2.0)
+    hint = unchanged_after_hint(game, node_budget=20_000)
     assert hint is not None and hint.move in game.legal_moves()
     first = patience_order(game.position, game.legal_moves())[0]
     greedy, _ = playout(apply(game.position, first), deadline=float("inf"))
@@ -97,13 +101,25 @@ def test_safe_passage_hint_finds_the_move_that_reaches_the_target():
 
 def test_safe_passage_hint_from_the_array_is_an_honest_heuristic():
     game = rules.new_game("safe-passage", fen="g3")
-    hint = unchanged_after_hint(game, seconds=0.5)
+    hint = unchanged_after_hint(game)
     assert hint is not None and hint.move in game.legal_moves()
     assert "heuristic" in hint.reason and "level 3" in hint.reason
 
 
 def test_safe_passage_hint_with_no_time_at_all_gives_no_answer():
-    assert unchanged_after_hint(rules.new_game("safe-passage"), seconds=0.0) is None
+    game = rules.new_game("safe-passage")
+    assert game.hint(0.0) is None
+    assert (game.fen(), game.history) == (rules.new_game("safe-passage").fen(), [])
+
+
+@pytest.mark.parametrize("slug", PUZZLES)
+def test_a_hint_with_a_budget_of_positions_never_looks_at_the_clock(slug):
+    """No time at all, yet a budget of positions: the search runs to its budget, whatever the clock says."""
+    game = rules.new_game(slug, seed=4)
+    hint = game.hint(0.0, node_budget=HINT_NODES)
+    assert hint is not None and hint.move in game.legal_moves()
+    assert 0 < hint.searched <= HINT_NODES
+    assert game.hint(0.0, node_budget=HINT_NODES) == hint   # the same search, the same answer
 
 
 def test_hint_after_undo_matches_a_fresh_game_of_the_same_position():

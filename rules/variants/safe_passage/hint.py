@@ -10,7 +10,7 @@ import time
 
 import chess
 
-from ...core import Game, Hint
+from ...core import Game, Hint, stop_time
 from .game import FAR_RANK, KING_GOALS, QUEEN_GOALS, SafePassageGame, level
 
 MAX_DEPTH = 6
@@ -40,14 +40,14 @@ def passage_distances(board: chess.Board, target: int) -> tuple[int, int, int]:
 
 
 class _Out(Exception):
-    """The clock ran out."""
+    """The clock (or the budget of positions) ran out."""
 
 
-def passage_hint(game: Game, seconds: float) -> Hint | None:
+def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> Hint | None:
     assert isinstance(game, SafePassageGame)
     if game.outcome is not None:
         return None
-    deadline = time.monotonic() + seconds
+    deadline = stop_time(seconds, node_budget)
     variant, state, target = game.variant, game.state, game.target
     board = game.board.copy(stack=False)
     nodes = 0
@@ -55,6 +55,8 @@ def passage_hint(game: Game, seconds: float) -> Hint | None:
     def value(depth: int) -> tuple[int, int]:
         """(plies to the target or FAR, distance score) of the best line of at most `depth` plies."""
         nonlocal nodes
+        if node_budget is not None and nodes >= node_budget:
+            raise _Out
         nodes += 1
         if nodes % CLOCK_EVERY == 0 and time.monotonic() >= deadline:
             raise _Out

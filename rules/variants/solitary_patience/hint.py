@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 
-from ...core import Game, Hint
+from ...core import Game, Hint, stop_time
 from . import game as sp
 from .game import Position as PatiencePosition, SolitaryPatienceGame
 
@@ -82,7 +82,7 @@ def patience_order(pos: PatiencePosition, moves: list[str]) -> list[str]:
     return sorted(moves, key=key)
 
 
-def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
+def playout(pos: PatiencePosition, deadline: float, node_budget: int | None = None) -> tuple[int, int] | None:
     """Play the most promising move not leading back to a position seen, to the end or until no
     man has come home for STALL_PLIES turns: (men not home, plies), or None when the clock ran out."""
     seen = {(pos.board, pos.k % 10)}
@@ -93,6 +93,8 @@ def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
         if out == 0 or analysis.is_frozen():
             break
         if plies % 32 == 0 and time.monotonic() >= deadline:
+            return None
+        if node_budget is not None and plies >= node_budget:
             return None
         moves = patience_order(pos, analysis.moves(*sp.call(pos.k)))
         following = [sp.apply(pos, m) for m in moves]
@@ -106,17 +108,17 @@ def playout(pos: PatiencePosition, deadline: float) -> tuple[int, int] | None:
     return out, plies
 
 
-def patience_hint(game: Game, seconds: float) -> Hint | None:
+def patience_hint(game: Game, seconds: float, node_budget: int | None = None) -> Hint | None:
     assert isinstance(game, SolitaryPatienceGame)
     if game.outcome is not None:
         return None
-    deadline = time.monotonic() + seconds
+    deadline = stop_time(seconds, node_budget)
     start = game.position
     moves = patience_order(start, game.legal_moves())
     best: tuple[int, int, str] | None = None
     tried = searched = 0
     for move in moves:
-        result = playout(sp.apply(start, move), deadline)
+        result = playout(sp.apply(start, move), deadline, None if node_budget is None else node_budget - searched)
         if result is None:
             break
         tried += 1

@@ -1,0 +1,42 @@
+"""How the suite stays quick and safe to run in parallel: read this before adding a test.
+
+`pytest` runs the suite in worker processes (pytest-xdist, `-n auto` in pyproject.toml: one
+worker per core); `pytest -n 0` runs it in this process alone. Any test may run beside any
+other, in another worker, in any order, so a test:
+
+* listens only on a port the system picks (`("127.0.0.1", 0)`): the Discord stand-in does
+  (`fake` in tests/discord/conftest.py), and so does each worker's PostgreSQL server;
+* uses PostgreSQL through the `pg_url` fixture (tests/bot/pg_server.py): one server per worker,
+  started once for the worker's session, and an empty database per test; never a server of its
+  own per test (a start costs a second or two);
+* writes only under `tmp_path`, never into the checkout: no database, export, image or build in
+  the working directory (a subprocess run in the checkout, to import its modules, writes nothing;
+  one that writes gets `cwd=tmp_path` or paths under it);
+* leaves global state as it found it: environment variables, class attributes and module
+  constants changed through `monkeypatch` (or put back in a `finally`);
+* never decides by how busy the machine is: no assertion of a duration, and a wait is a poll for a condition with a
+  generous timeout (`fake.wait_until`), never a sleep. "Nothing else arrived" is proved from the
+  stand-in's request log after a later event (`fake.nothing_more`), not by sleeping;
+* searches hints by positions, not seconds: `service.hint(..., node_budget=HINT_NODES)` (the
+  Discord fixtures' service does this by itself), so a hint is the same on a busy machine.
+
+A test that must take long (a subprocess, a wheel build) runs beside the others; keep its work
+bounded by counts, not by time. Files of such tests are listed in LONG_FIRST: they start first,
+so that no worker is left running one alone at the end.
+"""
+from __future__ import annotations
+
+import pytest
+
+HINT_NODES = 2_000   # positions a hint searches in tests: about 0.2 s, the same answer on any machine
+
+# Files whose tests take seconds each (a wheel built and installed, fuzzing, real deadlines of a few
+# seconds), longest first.
+LONG_FIRST = ("tests/test_packaging.py", "tests/bot/test_service_fuzz.py", "tests/discord/test_deadlines.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next((n for n, name in enumerate(LONG_FIRST) if item.nodeid.startswith(name)), len(LONG_FIRST))
+
+    items.sort(key=rank)   # a stable sort: the same order in every worker, as pytest-xdist requires
