@@ -10,7 +10,8 @@
 A move is one complete turn; its canonical text joins its parts with one space ("b8c6 f8/g7",
 "d1d8 Q@a1", "N@e4"). Where things live:
 
-    core.py           the contract (Game), Outcome (result, reason, score, kind, detail), BoardView
+    core.py           the contract (Game), Outcome (result, reason, score, kind, detail), Ending, BoardView
+    endings.py        the one order of end steps, what "no legal move" means (data), FIDE's draws
     notation.py       SAN written and read on python-chess boards
     chess_variant.py  ChessVariant/ChessGame: FIDE men, one python-chess move a turn (the fast path)
     position.py       Position (board, hands, extra state), parts, PartsVariant/PositionGame: turns
@@ -27,8 +28,8 @@ Imports point down: variants use the shared modules, never another variant; noth
 """
 import datetime
 
-from .core import (BLACK, WHITE, BoardView, DailyDeal, Game, Hint, IllegalMove, Outcome, PromotionChoice, VariantInfo,
-                   describe_view)
+from .core import (BLACK, WHITE, BoardView, DailyDeal, Ending, Game, Hint, IllegalMove, Outcome, PromotionChoice,
+                   VariantInfo, describe_view, kind_from_reason)
 from .daily import daily_deal as _daily_deal, daily_slugs as _daily_slugs
 from .registry import discover as _discover, new_game as _new_game
 
@@ -51,4 +52,4 @@ def daily_deal(slug: str, day: datetime.date, *, node_budget: int | None = None)
 
 __all__ = ["VARIANTS", "new_game", "Game", "IllegalMove", "PromotionChoice", "Outcome", "BoardView", "VariantInfo",
            "WHITE", "BLACK", "describe_view",
-           "Hint", "DAILY_SLUGS", "DailyDeal", "daily_deal"]
+           "Hint", "DAILY_SLUGS", "DailyDeal", "daily_deal", "Ending", "kind_from_reason"]

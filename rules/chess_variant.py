@@ -11,11 +11,13 @@ methods are hooks whose defaults are standard chess. Override only what the vari
     after_move(board, state, move, mover, captured) -> state
                                       effects after python-chess has pushed the move: may change
                                       the board further and returns the new extra state
-    judge(board, state, legal)        Outcome or None: runs `judge_steps` in order (default "goal",
-                                      "no_move", "draws": judge_goal/judge_no_move/judge_draws), so
-                                      a variant overrides one step or reorders them; default
-                                      checkmate/stalemate judged on the variant's own legal moves,
-                                      plus FIDE's automatic draws
+    judge_goal(board, state, legal)   the variant's own goal: Outcome or None (default none)
+    mated / stalemated                what having no legal move means, in check or not (data,
+                                      rules.endings.NoMove; default checkmate loses, stalemate draws)
+    in_check(board, state)            check, for `mated` (default: a royal king attacked)
+    is_dead(board, state)             a dead position, drawn with the automatic draws (default FIDE's)
+                                      `judge` runs the steps of rules.endings in order: goal, no
+                                      legal move, draws (`judge_no_move`, `judge_draws`)
     parse_state(fields) / format_state(state)
                                       extra state beyond the board, carried as FEN fields 7+
 
@@ -35,6 +37,8 @@ from typing import Any, Callable, Iterable, Iterator, Literal
 import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from . import endings
+from .endings import CHECKMATE, STALEMATE, NoMove
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
 
@@ -151,14 +155,14 @@ class ChessVariant:
         king = board.king(board.turn)
         return [king] if king is not None and board.is_check() else []
 
-    # The end is judged by one sequence of steps, each a method `judge_<step>` returning an Outcome
-    # or None; the first Outcome wins. Override a step, or reorder `judge_steps` where a ruling
-    # says so (e.g. ("no_move", "goal", "draws") to judge mate and stalemate before a goal).
-    judge_steps: tuple[str, ...] = ("goal", "no_move", "draws")
+    # The end: `rules.endings.END_STEPS` in order ("goal", "no_move", "draws"), each a method
+    # `judge_<step>` returning an Outcome or None; the first Outcome ends the game.
+    mated: NoMove | None = CHECKMATE   # no legal move while `in_check`: how it ends (None: as if not in check)
+    stalemated: NoMove = STALEMATE     # no legal move otherwise
 
     def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        for step in self.judge_steps:
-            outcome = getattr(self, "judge_" + step)(board, state, legal)
+        for step in endings.END_STEPS:
+            outcome: Outcome | None = getattr(self, "judge_" + step)(board, state, legal)
             if outcome is not None:
                 return outcome
         return None
@@ -170,17 +174,22 @@ class ChessVariant:
     def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if legal:
             return None
-        if self.royal_king and board.is_check():
-            return Outcome.win(colour_name(not board.turn), "checkmate", "checkmate")
-        return Outcome.draw("stalemate", "stalemate")
+        return endings.no_move(colour_name(board.turn), self.in_check(board, state), self.mated, self.stalemated)
+
+    def in_check(self, board: chess.Board, state: Any) -> bool:
+        """Whether the side to move is in check, for `mated` (default: a royal king attacked)."""
+        return self.royal_king and board.is_check()
 
     def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        return self.automatic_draw(board, state) if self.fide_draws else None
+        if not self.fide_draws:
+            return None
+        return endings.automatic_draw(board, lambda: self.is_dead(board, state),
+                                      lambda: self.count_repetitions(board, state))
 
-    def automatic_draw(self, board: chess.Board, state: Any) -> Outcome | None:
-        """FIDE's automatic draws as this variant has them (for `judge` overrides to end with)."""
-        return fide_automatic_draw(board, insufficient_material=self.insufficient_material,
-                                   repeats=self.count_repetitions(board, state))
+    def is_dead(self, board: chess.Board, state: Any) -> bool:
+        """A dead position, drawn at once with `fide_draws` (default: FIDE's material test, where
+        `insufficient_material`)."""
+        return self.insufficient_material and board.is_insufficient_material()
 
     def count_repetitions(self, board: chess.Board, state: Any) -> int:
         """How often this position has occurred; override when extra state is part of a position."""
@@ -189,11 +198,7 @@ class ChessVariant:
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
         if not self.fide_draws:
             return None
-        if board.halfmove_clock >= 100:
-            return "50 moves without a capture or pawn move"
-        if self.count_repetitions(board, state) >= 3:
-            return "threefold repetition"
-        return None
+        return endings.claimable_draw(board, lambda: self.count_repetitions(board, state))
 
     # -- what players see ------------------------------------------------------------------------
     def caption(self, board: chess.Board, state: Any) -> str:
@@ -207,19 +212,6 @@ class ChessVariant:
     def info(self) -> VariantInfo:
         return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
                            create=lambda seed, fen: ChessGame(self, seed=seed, fen=fen))
-
-
-def fide_automatic_draw(board: chess.Board, *, insufficient_material: bool = True,
-                        repeats: int | None = None) -> Outcome | None:
-    """FIDE's automatic draws; variants where checkmate is not the goal drop the material test.
-    `repeats`: the position's repetition count when the variant counts its own."""
-    if insufficient_material and board.is_insufficient_material():
-        return Outcome.draw("insufficient material")
-    if board.halfmove_clock >= 150:
-        return Outcome.draw("75 moves without a capture or pawn move")
-    if (repetitions(board) if repeats is None else repeats) >= 5:
-        return Outcome.draw("fivefold repetition")
-    return None
 
 
 def position_key(board: chess.Board, royal: bool = True) -> tuple:

@@ -19,6 +19,7 @@ import re
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Callable, Mapping
 
 from . import spelling
@@ -39,6 +40,24 @@ class PromotionChoice(IllegalMove):
         self.moves = moves
 
 
+class Ending(StrEnum):
+    """How a game ended, said by the rule that ended it (never read off the reason's words). The
+    values are the strings code compared before there was an enum, so `kind == "checkmate"` holds."""
+
+    CHECKMATE = "checkmate"        # no legal move while a royal man is attacked (the variant's own mates too)
+    STALEMATE = "stalemate"        # no legal move, not in check (a draw, or a win or loss where the variant says)
+    NO_MOVE = "no-move"            # no legal move, decided by a rule of the variant's own ("cannot move")
+    GOAL = "goal"                  # the variant's own goal, met by one side (or by both: a draw)
+    REPETITION = "repetition"      # the same position again (fivefold, or threefold claimed or ruled)
+    FIFTY_MOVES = "fifty-moves"    # too many moves without progress (75 moves, 50 claimed, a variant's count)
+    MATERIAL = "material"          # a dead position: no way left to win
+    RESIGNATION = "resignation"
+    AGREEMENT = "agreement"
+    TIME = "time"
+    SOLVED = "solved"              # a solo puzzle's goal reached
+    FAILED = "failed"              # a solo puzzle lost (or given up)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a game ended.
@@ -46,61 +65,65 @@ class Outcome:
     result: "1-0", "0-1", "1/2-1/2" for two players; "solved" or "failed" for a solo puzzle.
     reason: short words for a player ("checkmate", "tour complete").
     score:  a number for puzzles (lower or higher is better per variant), else None.
-    kind:   machine-readable kind of ending, for code to decide on (never decide on `reason`):
-            "checkmate", "stalemate", "goal", "no-move", "repetition", "fifty-moves", "material",
-            "resignation", "agreement", "time", "solved", "failed", "draw". Left out, it follows
-            from `reason` (see `KINDS_BY_REASON`), else "goal" for a win and "draw" for a draw.
+    kind:   how the game ended (`Ending`), for code to decide on (never decide on `reason`). Every
+            Outcome the rules make says it; None only where a caller outside the rules did not.
+            A string is read as the `Ending` it names (an unknown one is refused).
     detail: optional structured data (e.g. {"move": "e2e4", "mate": "d8h4"}).
-    Outcomes compare by result, reason and score: kind and detail are derived or extra.
+    Outcomes compare by result, reason and score: kind and detail are extra.
     """
 
     result: str
     reason: str
     score: int | None = None
-    kind: str = field(default="", compare=False)
+    kind: Ending | None = field(default=None, compare=False)
     detail: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if not self.kind:
-            object.__setattr__(self, "kind", default_kind(self.result, self.reason))
+        if self.kind is not None and type(self.kind) is not Ending:
+            object.__setattr__(self, "kind", Ending(self.kind))
 
     @property
     def winner(self) -> str | None:
         return {"1-0": WHITE, "0-1": BLACK}.get(self.result)
 
     @staticmethod
-    def win(colour: str, reason: str, kind: str = "", detail: Any = None) -> "Outcome":
-        return Outcome("1-0" if colour == WHITE else "0-1", reason, None, kind, detail)
+    def win(colour: str, reason: str, kind: Ending | str | None = None, detail: Any = None) -> "Outcome":
+        return Outcome("1-0" if colour == WHITE else "0-1", reason, None, Ending(kind) if kind else None, detail)
 
     @staticmethod
-    def draw(reason: str, kind: str = "", detail: Any = None) -> "Outcome":
-        return Outcome("1/2-1/2", reason, None, kind, detail)
+    def draw(reason: str, kind: Ending | str | None = None, detail: Any = None) -> "Outcome":
+        return Outcome("1/2-1/2", reason, None, Ending(kind) if kind else None, detail)
 
 
 KINDS_BY_REASON = {
-    "checkmate": "checkmate", "stalemate": "stalemate",
-    "threefold repetition": "repetition", "fivefold repetition": "repetition",
-    "75 moves without a capture or pawn move": "fifty-moves",
-    "50 moves without a capture or pawn move": "fifty-moves",
-    "insufficient material": "material", "resignation": "resignation",
-    "agreement": "agreement", "draw agreed": "agreement", "time": "time", "timeout": "time",
+    "checkmate": Ending.CHECKMATE, "stalemate": Ending.STALEMATE,
+    "threefold repetition": Ending.REPETITION, "fivefold repetition": Ending.REPETITION,
+    "75 moves without a capture or pawn move": Ending.FIFTY_MOVES,
+    "50 moves without a capture or pawn move": Ending.FIFTY_MOVES,
+    "insufficient material": Ending.MATERIAL, "resignation": Ending.RESIGNATION,
+    "agreement": Ending.AGREEMENT, "draw agreed": Ending.AGREEMENT, "time": Ending.TIME, "timeout": Ending.TIME,
 }
 
 
-def default_kind(result: str, reason: str) -> str:
-    """The kind an Outcome gets when its maker gives none: from well-known reasons, else by result."""
+def kind_from_reason(result: str, reason: str) -> Ending:
+    """The kind of a stored ending that was kept without one (result and reason only), read once
+    from its words: the kind the rules give each reason they write, "resigned", "agreed", "claimed",
+    "on time" for players' endings, else by result. Only for old records: the rules say their kinds."""
     text = reason.lower().strip()
     known = KINDS_BY_REASON.get(text)
     if known:
         return known
     if result in ("solved", "failed"):
-        return result
-    for words, kind in (("repetition", "repetition"), ("moves without", "fifty-moves"), ("resign", "resignation"),
-                        ("agreed", "agreement"), ("on time", "time"), ("no legal move", "no-move"),
-                        ("cannot move", "no-move")):
+        return Ending(result)
+    for words, kind in (("checkmate", Ending.CHECKMATE), ("stalemate", Ending.STALEMATE),
+                        ("repetition", Ending.REPETITION), ("moves without", Ending.FIFTY_MOVES),
+                        ("dead position", Ending.MATERIAL), ("resign", Ending.RESIGNATION),
+                        ("agreed", Ending.AGREEMENT), ("on time", Ending.TIME), ("no legal move", Ending.NO_MOVE),
+                        ("cannot move", Ending.NO_MOVE), ("cannot remove the check", Ending.NO_MOVE),
+                        ("forced capture", Ending.NO_MOVE), ("forced to give an illegal check", Ending.NO_MOVE)):
         if words in text:
             return kind
-    return "draw" if result == "1/2-1/2" else "goal"
+    return Ending.GOAL   # the variant's own goal, won or (met by both sides) drawn
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ The model
       load / validate / fen / format_hands    set-up and FEN (hands default to crazyhouse `[Nb]`)
       spell(position, text, turns)            other spellings a ruling allows (SAN, part order)
       explain(position, text, turns)          why a typed turn is refused, part by part
-      judge_goal / judge_no_turn / judge_draws, and `judge_steps` to reorder them
+      judge_goal(seen)                        the variant's own goal (see "Judging the end")
+      mated / stalemated                      what having no turn means, checked or not (data)
       checked(position) / label / caption / owners / view   what players see
 * `PositionGame` plays any `PartsVariant`: it keeps the positions played (undo is a snapshot;
   repetition is counted on `key()`), caches each position's turns and outcome once per ply, and
@@ -27,10 +28,11 @@ The model
 Men beyond FIDE and royalty are data in `rules.men` (`MenTable`, `Royalty`); a variant that uses
 them builds its `turns` from `MenTable.pseudo_moves` and `Royalty.is_safe`.
 
-Judging the end: `judge_steps` (default "goal", "no_turn", "draws") are called in order as
-`judge_<step>(game_view)`; the first Outcome ends the game. `judge_goal` is the variant's own
-goal (none by default), `judge_no_turn` loses by checkmate or draws by stalemate when no turn
-exists, `judge_draws` applies the 75-move and fivefold rules (and FIDE's dead positions when
+Judging the end: the steps of `rules.endings.END_STEPS` are called in order as
+`judge_<step>(seen)` (a `Judged`); the first Outcome ends the game. `judge_goal` is the variant's
+own goal (none by default), `judge_no_move` ends the game as `mated` says when no turn exists and
+`checked` marks a royal man, else as `stalemated` (checkmate loses, stalemate draws by default),
+`judge_draws` applies the 75-move and fivefold rules (and FIDE's dead positions when
 `insufficient_material`).
 """
 from __future__ import annotations
@@ -43,7 +45,9 @@ from typing import Any, NamedTuple
 
 import chess
 
+from . import endings
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .endings import CHECKMATE, STALEMATE, NoMove
 
 HAND_ORDER = "QRBNP"
 
@@ -252,7 +256,8 @@ class PartsVariant:
     fide_draws: bool = True              # 75 moves and fivefold end the game; threefold and 50 claimable
     insufficient_material: bool = False  # with fide_draws: FIDE's dead-position test draws
     has_hands: bool = False              # FEN carries men in hand
-    judge_steps: tuple[str, ...] = ("goal", "no_turn", "draws")
+    mated: NoMove | None = CHECKMATE     # no turn while `checked`: how it ends (None: as if not checked)
+    stalemated: NoMove = STALEMATE       # no turn otherwise
 
     # -- set-up and FEN -------------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
@@ -321,10 +326,10 @@ class PartsVariant:
                     f"f8/g7, separated by spaces.")
         return explain_by_prefix(parts, turns)
 
-    # -- the end --------------------------------------------------------------------------------------
+    # -- the end: `rules.endings.END_STEPS` in order, as `judge_<step>(seen)` -------------------------
     def judge(self, seen: Judged) -> Outcome | None:
-        for step in self.judge_steps:
-            outcome = getattr(self, "judge_" + step)(seen)
+        for step in endings.END_STEPS:
+            outcome: Outcome | None = getattr(self, "judge_" + step)(seen)
             if outcome is not None:
                 return outcome
         return None
@@ -332,33 +337,23 @@ class PartsVariant:
     def judge_goal(self, seen: Judged) -> Outcome | None:
         return None
 
-    def judge_no_turn(self, seen: Judged) -> Outcome | None:
+    def judge_no_move(self, seen: Judged) -> Outcome | None:
         if seen.turns:
             return None
-        if self.checked(seen.position):
-            return Outcome.win(colour_of(not seen.position.board.turn), "checkmate", "checkmate")
-        return Outcome.draw("stalemate", "stalemate")
+        position = seen.position
+        return endings.no_move(position.turn, bool(self.checked(position)), self.mated, self.stalemated)
 
     def judge_draws(self, seen: Judged) -> Outcome | None:
         if not self.fide_draws:
             return None
         board = seen.position.board
-        if self.insufficient_material and board.is_insufficient_material():
-            return Outcome.draw("insufficient material", "material")
-        if board.halfmove_clock >= 150:
-            return Outcome.draw("75 moves without a capture or pawn move", "fifty-moves")
-        if seen.repeats >= 5:
-            return Outcome.draw("fivefold repetition", "repetition")
-        return None
+        return endings.automatic_draw(board, lambda: self.insufficient_material and board.is_insufficient_material(),
+                                      lambda: seen.repeats)
 
     def claimable_draw(self, position: Position, repeats: int) -> str | None:
         if not self.fide_draws:
             return None
-        if position.board.halfmove_clock >= 100:
-            return "50 moves without a capture or pawn move"
-        if repeats >= 3:
-            return "threefold repetition"
-        return None
+        return endings.claimable_draw(position.board, lambda: repeats)
 
     # -- what players see ------------------------------------------------------------------------------
     def checked(self, position: Position) -> list[int]:

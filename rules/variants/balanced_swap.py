@@ -22,9 +22,10 @@ from typing import cast
 import chess
 
 from ..chess_variant import san
-from ..core import Outcome
+from ..core import Ending
+from ..endings import NoMove
 from ..men import man_at
-from ..position import Judged, PartsVariant, Position, Step, Swap, Turn, colour_of
+from ..position import PartsVariant, Position, Step, Swap, Turn
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 _LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
@@ -342,13 +343,7 @@ class BalancedSwap(PartsVariant):
         return "your king would be in check after it."
 
     # -- the end -------------------------------------------------------------------------------------
-    def judge_no_turn(self, seen: Judged) -> Outcome | None:
-        if seen.turns:
-            return None
-        loser = seen.position.board.turn
-        if self.checked(seen.position):
-            return Outcome.win(colour_of(not loser), "checkmate", "checkmate")
-        return Outcome.win(colour_of(not loser), "no legal move or swap", "no-move")
+    stalemated = NoMove("loses", "no legal move or swap", Ending.NO_MOVE)
 
     # -- what players see -------------------------------------------------------------------------
     def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:

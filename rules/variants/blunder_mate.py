@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
-from ..core import Outcome
+from ..core import Ending, Outcome
 from ..lookahead import after, mate_in_one
 
 
@@ -97,12 +97,10 @@ class BlunderMate(ChessVariant):
             return None          # checkmate and stalemate come first (ruling 4)
         return find_blunder_mate(board)
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            return super().judge(board, state, legal)       # checkmate, stalemate
-        if state:
-            return Outcome.win(colour_name(board.turn), describe(board, state))
-        return self.automatic_draw(board, state)            # only after the blunder-mate (ruling 8)
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal or not state:
+            return None   # no legal move: checkmate or stalemate come first; the draws only after (ruling 8)
+        return Outcome.win(colour_name(board.turn), describe(board, state), Ending.GOAL)
 
 
 VARIANT = BlunderMate()

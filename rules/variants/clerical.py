@@ -12,7 +12,8 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 
 NO_LEGAL_MOVE = "stalemate (no legal move)"
 NO_BISHOP_PROMOTION = "Pawns may not promote to a bishop: choose a queen, rook, knight or king."
@@ -57,17 +58,17 @@ class Clerical(ChessVariant):
             return "Your last bishop is attacked: it may only step one square diagonally."
         return super().explain(board, state, move)
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.STALEMATE)
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         white_has = bool(board.bishops & board.occupied_co[chess.WHITE])
         black_has = bool(board.bishops & board.occupied_co[chess.BLACK])
         if not white_has and not black_has:
-            return Outcome.draw("neither side has a bishop")
+            return Outcome.draw("neither side has a bishop", Ending.GOAL)
         if not white_has or not black_has:
             winner = chess.WHITE if white_has else chess.BLACK
-            return Outcome.win(colour_name(winner), "both bishops captured")
-        if not legal:
-            return Outcome.draw(NO_LEGAL_MOVE)
-        return self.automatic_draw(board, state)
+            return Outcome.win(colour_name(winner), "both bishops captured", Ending.GOAL)
+        return None
 
 
 VARIANT = Clerical()

@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 import chess
 
 from ..chess_variant import ChessVariant, colour_name, position_key
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 from ..lookahead import after
 
 SELF_CHECKED = "sc"
@@ -159,16 +160,12 @@ class Contravention(ChessVariant):
         kings = [board.king(colour) for colour in (board.turn, not board.turn) if king_attackers(board, colour)]
         return [king for king in kings if king is not None]
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            if board.is_check():
-                reason = "checkmate"
-            elif is_self_checked(board):
-                reason = "cannot remove the check"
-            else:
-                reason = "no legal move"
-            return Outcome.win(colour_name(not board.turn), reason)
-        return self.automatic_draw(board, state)
+    stalemated = NoMove("loses", "no legal move", Ending.NO_MOVE)   # ruling 8: no legal move loses
+
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal and not board.is_check() and is_self_checked(board):
+            return Outcome.win(colour_name(not board.turn), "cannot remove the check", Ending.NO_MOVE)
+        return super().judge_no_move(board, state, legal)
 
     def count_repetitions(self, board: chess.Board, state: Any) -> int:
         """Repetitions since the last capture or pawn move, the self-check flag included. A

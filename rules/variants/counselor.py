@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 import chess
 
-from ..core import Outcome
+from ..core import Ending, Outcome
 from ..fairy import FairyVariant
 from ..lookahead import after as board_after
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
@@ -157,15 +157,11 @@ class Counselor(FairyVariant):
         return [sq for sq in chess.scan_forward(self.royals(board, board.turn))
                 if self.attackers(board, not board.turn, sq)]
 
-    def judge_no_turn(self, seen: Judged) -> Outcome | None:
-        if seen.turns:
-            return None
+    def judge_no_move(self, seen: Judged) -> Outcome | None:
         board = seen.position.board
-        if self.queen_attacked(board, board.turn):
-            return Outcome.win(colour_of(board.turn), "queen checkmated", "checkmate")
-        if self.checked(seen.position):
-            return Outcome.win(colour_of(not board.turn), "checkmate", "checkmate")
-        return Outcome.draw("stalemate", "stalemate")
+        if not seen.turns and self.queen_attacked(board, board.turn):
+            return Outcome.win(colour_of(board.turn), "queen checkmated", Ending.CHECKMATE)
+        return super().judge_no_move(seen)
 
 
 def _two_away(square: int) -> int:

@@ -12,7 +12,7 @@ import chess
 
 from ..castling import pseudo_legal_moves
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 
 
 class Decastellation(ChessVariant):
@@ -29,16 +29,14 @@ class Decastellation(ChessVariant):
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move here."
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         lost = {colour: self.loss_reason(board, colour) for colour in chess.COLORS}
         if lost[chess.WHITE] and lost[chess.BLACK]:
-            return Outcome.draw("both sides have lost their king or rooks")
+            return Outcome.draw("both sides have lost their king or rooks", Ending.GOAL)
         for colour, reason in lost.items():
             if reason:
-                return Outcome.win(colour_name(not colour), reason)
-        if not legal:
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+                return Outcome.win(colour_name(not colour), reason, Ending.GOAL)
+        return None
 
     @staticmethod
     def loss_reason(board: chess.Board, colour: chess.Color) -> str | None:

@@ -206,11 +206,6 @@ class Donnybrook(FairyVariant):
             return Outcome.win(colour_of(to_move), "captured king and queen", "goal")
         return None
 
-    def judge_no_turn(self, seen: Judged) -> Outcome | None:
-        if seen.turns:
-            return None
-        return Outcome.draw("stalemate", "stalemate")
-
     def checked(self, position: Position) -> list[int]:
         return []
 

@@ -20,7 +20,8 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending
+from ..endings import NoMove
 from ..lookahead import after as position_after
 from ..men import Man, MenTable
 
@@ -304,13 +305,10 @@ class Dowager(ChessVariant):
         queen = queen_square(board, board.turn)
         return [queen] if queen is not None and queen_checkers(board, board.turn) else []
 
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if legal:
-            return None
-        winner = colour_name(not board.turn)
-        if queen_checkers(board, board.turn):
-            return Outcome.win(winner, "checkmate", "checkmate")
-        return Outcome.win(winner, "stalemate", "stalemate")   # ruling 6: stalemate loses
+    stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # ruling 6: stalemate loses
+
+    def in_check(self, board: chess.Board, state: Any) -> bool:
+        return bool(queen_checkers(board, board.turn))
 
     def caption(self, board: chess.Board, state: Any) -> str:
         parts = []

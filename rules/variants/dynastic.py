@@ -184,10 +184,7 @@ class Dynastic(ChessVariant):
         for colour in chess.COLORS:
             if not monarchs_left(board, colour):
                 return Outcome.win(colour_name(not colour), "captured king and queen", "goal")
-        return None
-
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        return None if legal else Outcome.draw("stalemate", "stalemate")   # ruling 6
+        return None   # no legal move: stalemate draws, the kings not being royal (ruling 6)
 
     def caption(self, board: chess.Board, state: Any) -> str:
         parts = []

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
 ESCORTS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -106,12 +106,8 @@ class Entourage(ChessVariant):
         return None
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if state:
-            return Outcome.win(colour_name(not board.turn), REASONS[state])
-        if not legal:
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        return Outcome.win(colour_name(not board.turn), REASONS[state], Ending.GOAL) if state else None
 
 
 VARIANT = Entourage()

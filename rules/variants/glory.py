@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 
 GLORY_AT_ONCE = "pawn reached the second rank and could not be taken"
 GLORY_AFTER_REPLY = "pawn reached the second rank and was not captured"
@@ -56,21 +56,19 @@ class Glory(ChessVariant):
             return "Pawns never double-step in Glory Chess: a pawn always moves one square."
         return super().explain(board, state, move)
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        turn, last = board.turn, not board.turn
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if not legal and board.is_check():
-            return Outcome.win(colour_name(last), "checkmate")
+            return None   # checkmate comes first (the no-move step)
+        turn, last = board.turn, not board.turn
         # The mover's pawn stood advanced before the reply and the reply left it: glory.
         if board.move_stack and advanced_pawns(board, turn):
-            return Outcome.win(colour_name(turn), GLORY_AFTER_REPLY)
+            return Outcome.win(colour_name(turn), GLORY_AFTER_REPLY, Ending.GOAL)
         advanced = advanced_pawns(board, last)
         if advanced:
             takeable = [m for m in legal if advanced & chess.BB_SQUARES[m.to_square]]
             if chess.popcount(advanced) > 1 or not takeable:
-                return Outcome.win(colour_name(last), GLORY_AT_ONCE)
-        if not legal:
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+                return Outcome.win(colour_name(last), GLORY_AT_ONCE, Ending.GOAL)
+        return None
 
 
 VARIANT = Glory()

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 
 FINISHED = "goal"
 CASTLING_TRIES = {chess.E1: (chess.G1, chess.C1), chess.E8: (chess.G8, chess.C8)}
@@ -99,14 +99,12 @@ class Junta(ChessVariant):
         return FINISHED if captured is not None and defeat(board, captured.color) else None
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         for colour in chess.COLORS:
             reason = defeat(board, colour)
             if reason:
-                return Outcome.win(colour_name(not colour), reason)
-        if not legal:
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+                return Outcome.win(colour_name(not colour), reason, Ending.GOAL)
+        return None
 
 
 VARIANT = Junta()

@@ -17,7 +17,8 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 
 START = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
 _FATAL = (chess.STATUS_EMPTY | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
@@ -118,14 +119,14 @@ class Kingmaker(ChessVariant):
         return state
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        winner = colour_name(not board.turn)
-        if not legal:
-            return Outcome.win(winner, "no legal moves")
+    mated = None
+    stalemated = NoMove("loses", "no legal moves", Ending.NO_MOVE)
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         king = king_of(board, board.turn)
-        if king is not None and all(m.from_square == king for m in legal):
-            return Outcome.win(winner, "forced to move the king")
-        return self.automatic_draw(board, state)
+        if legal and king is not None and all(m.from_square == king for m in legal):
+            return Outcome.win(colour_name(not board.turn), "forced to move the king", Ending.GOAL)
+        return None
 
 
 VARIANT = Kingmaker()

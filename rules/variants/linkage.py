@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 
 import chess
 
-from ..chess_variant import ChessGame, ChessVariant, colour_name, fide_automatic_draw
-from ..core import BoardView, Outcome, VariantInfo
+from ..chess_variant import ChessGame, ChessVariant, colour_name
+from ..core import BoardView, Ending, Outcome, VariantInfo
 from ..lookahead import after, passed
 
 LINE_LENGTH = 4
@@ -154,18 +154,13 @@ class Linkage(ChessVariant):
         return (f"That leaves your King open to a linkage-capture: {detail} with your King in it.")
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            winner = colour_name(not board.turn)
-            if board.is_check():
-                return Outcome.win(winner, "checkmate")
-            if is_linkage_check(board):
-                return Outcome.win(winner, "linkage-mate")
-            return Outcome.draw("stalemate")
-        if is_dead(board):
-            return Outcome.draw("insufficient material")
-        return fide_automatic_draw(board, insufficient_material=False,
-                                   repeats=self.count_repetitions(board, state))
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal and not board.is_check() and is_linkage_check(board):
+            return Outcome.win(colour_name(not board.turn), "linkage-mate", Ending.GOAL)
+        return super().judge_no_move(board, state, legal)
+
+    def is_dead(self, board: chess.Board, state: Any) -> bool:
+        return is_dead(board)
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(),

@@ -13,8 +13,9 @@ from typing import Any, Iterator
 import chess
 
 from ..castling import pseudo_legal_moves
-from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..chess_variant import ChessVariant
+from ..core import Ending, Outcome
+from ..endings import FIVEFOLD, NoMove
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
 
@@ -78,14 +79,13 @@ class Prop(ChessVariant):
         board.push(move)
         return 0 if capture else state + 1
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            return Outcome.win(colour_name(not board.turn), "cannot move")
+    stalemated = NoMove("loses", "cannot move", Ending.NO_MOVE)
+
+    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        """Not FIDE's draws (`fide_draws` is off): 25 moves without a capture, and fivefold repetition."""
         if state >= CAPTURE_FREE_LIMIT:
-            return Outcome.draw("25 moves without a capture")
-        if self.count_repetitions(board, state) >= 5:
-            return Outcome.draw("fivefold repetition")
-        return None
+            return Outcome.draw("25 moves without a capture", Ending.FIFTY_MOVES)
+        return FIVEFOLD if self.count_repetitions(board, state) >= 5 else None
 
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
         return "threefold repetition" if self.count_repetitions(board, state) >= 3 else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import chess
 
-from ..core import Outcome
+from ..core import Ending, Outcome
 from ..fairy import FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
 from ..position import Judged, Position, Step, Turn, colour_of
@@ -126,16 +126,12 @@ class Separation(FairyVariant):
         return [sq for sq in monarchs(board, board.turn)
                 if sq is not None and self.table.is_attacked(board, not board.turn, sq)]
 
-    def judge_no_turn(self, seen: Judged) -> Outcome | None:
-        if seen.turns:
-            return None
-        board = seen.position.board
-        winner = colour_of(not board.turn)
-        if self.checked(seen.position):
-            return Outcome.win(winner, "checkmate", "checkmate")
-        if QUADRANT in self.verdicts(seen.position).values():
-            return Outcome.win(winner, "separation: every move would bring King and Queen into one quadrant", "goal")
-        return Outcome.draw("stalemate", "stalemate")
+    def judge_no_move(self, seen: Judged) -> Outcome | None:
+        position = seen.position
+        if not seen.turns and not self.checked(position) and QUADRANT in self.verdicts(position).values():
+            return Outcome.win(colour_of(not position.board.turn),
+                               "separation: every move would bring King and Queen into one quadrant", Ending.GOAL)
+        return super().judge_no_move(seen)
 
 
 VARIANT = Separation()

@@ -15,7 +15,8 @@ from __future__ import annotations
 import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 from ..lookahead import after, mate_in_one, may_check, passed
 
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
@@ -57,15 +58,15 @@ class SeriesHelpmate(ChessVariant):
     summary = ("Giving checkmate loses; win when your opponent could mate you with one move, or "
                "two in a row (the first not a check).")
 
-    def judge(self, board: chess.Board, state: object, legal: list[chess.Move]) -> Outcome | None:
+    mated = NoMove("wins", "checkmate: the mated player wins", Ending.CHECKMATE)
+
+    def judge_goal(self, board: chess.Board, state: object, legal: list[chess.Move]) -> Outcome | None:
         if not legal and board.is_check():
-            return Outcome.win(colour_name(board.turn), "checkmate: the mated player wins")
+            return None   # the mate comes first (the no-move step)
         series = demonstration(board)
-        if series is not None:
-            return Outcome.win(colour_name(board.turn), describe(board, series))
-        if not legal:
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+        if series is None:
+            return None
+        return Outcome.win(colour_name(board.turn), describe(board, series), Ending.GOAL)
 
 
 VARIANT = SeriesHelpmate()

@@ -18,7 +18,8 @@ import chess
 
 from ..castling import pseudo_legal_moves
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 
 ALL_CAPTURED = "all enemy men captured"
 NO_LEGAL_MOVE = "no legal move"
@@ -87,12 +88,11 @@ class Shrapnel(ChessVariant):
         return state
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not board.occupied_co[board.turn]:
-            return Outcome.win(colour_name(not board.turn), ALL_CAPTURED)
-        if not legal:
-            return Outcome.draw(NO_LEGAL_MOVE)
-        return self.automatic_draw(board, state)
+    stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.NO_MOVE)
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        return None if board.occupied_co[board.turn] else Outcome.win(colour_name(not board.turn), ALL_CAPTURED,
+                                                                      Ending.GOAL)
 
 
 VARIANT = Shrapnel()

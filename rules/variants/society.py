@@ -8,7 +8,7 @@ from typing import Any
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import PIECE_NAMES, Outcome
+from ..core import PIECE_NAMES, Ending, Outcome
 
 
 def is_forbidden_capture(board: chess.Board, move: chess.Move) -> bool:
@@ -36,17 +36,13 @@ class Society(ChessVariant):
         return (f"Your {mover} may not take the {victim} on {chess.square_name(move.to_square)}: "
                 "only captures by a pawn or of a pawn are allowed.")
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            winner = colour_name(not board.turn)
-            if board.is_check():
-                return Outcome.win(winner, "checkmate")
-            if any(board.generate_legal_moves()):
-                return Outcome.win(winner, "forced capture")
-            return Outcome.draw("stalemate")
-        if board.occupied == board.kings:
-            return Outcome.draw("insufficient material")
-        return self.automatic_draw(board, state)
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal and not board.is_check() and any(board.generate_legal_moves()):
+            return Outcome.win(colour_name(not board.turn), "forced capture", Ending.NO_MOVE)
+        return super().judge_no_move(board, state, legal)
+
+    def is_dead(self, board: chess.Board, state: Any) -> bool:
+        return board.occupied == board.kings   # bare kings: no capture, no check possible
 
 
 VARIANT = Society()

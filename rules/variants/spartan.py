@@ -10,14 +10,15 @@ from typing import Any
 
 import chess
 
-from ..chess_variant import ChessVariant, colour_name
-from ..core import WHITE, Outcome
+from ..chess_variant import ChessVariant
+from ..core import WHITE, Ending, Outcome
+from ..endings import NoMove
 
 MOVE_LIMIT = 60
 
 
-def black_failed(reason: str) -> Outcome:
-    return Outcome.win(WHITE, f"{reason}: Black failed to mate")
+def black_failed(reason: str, kind: Ending) -> Outcome:
+    return Outcome.win(WHITE, f"{reason}: Black failed to mate", kind)
 
 
 class Spartan(ChessVariant):
@@ -31,22 +32,25 @@ class Spartan(ChessVariant):
         left = MOVE_LIMIT - board.fullmove_number + 1
         return f"Black must mate by move {MOVE_LIMIT}: {max(0, left)} move{'s' if left != 1 else ''} to go"
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal and board.is_check():
-            # Black's mate counts only on or before his 60th move: with White mated and to move,
-            # Black's mating move was number fullmove_number - 1 (a FEN may be set up later).
-            if board.turn == chess.BLACK or board.fullmove_number - 1 <= MOVE_LIMIT:
-                return Outcome.win(colour_name(not board.turn), "checkmate")
-        if board.fullmove_number > MOVE_LIMIT:
-            return Outcome.win(WHITE, f"Black did not mate within {MOVE_LIMIT} moves")
-        if not legal:
-            return black_failed("stalemate")
+    stalemated = NoMove("white", "stalemate: Black failed to mate", Ending.STALEMATE)   # whoever is stalemated
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if board.fullmove_number <= MOVE_LIMIT:
+            return None
+        # Black's mate counts only on or before his 60th move: with White mated and to move,
+        # Black's mating move was number fullmove_number - 1 (a FEN may be set up later).
+        if not legal and board.is_check() and (board.turn == chess.BLACK or board.fullmove_number - 1 <= MOVE_LIMIT):
+            return None   # a mate that counts: the no-move step
+        return Outcome.win(WHITE, f"Black did not mate within {MOVE_LIMIT} moves", Ending.GOAL)
+
+    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        """No draws (`fide_draws` is off): every draw-like ending is Black's failure (ruling 2, 4)."""
         if board.is_insufficient_material():
-            return black_failed("dead position")
+            return black_failed("dead position", Ending.MATERIAL)
         if board.halfmove_clock >= 100:
-            return black_failed("50 moves without a capture or pawn move")
+            return black_failed("50 moves without a capture or pawn move", Ending.FIFTY_MOVES)
         if self.count_repetitions(board, state) >= 3:
-            return black_failed("threefold repetition")
+            return black_failed("threefold repetition", Ending.REPETITION)
         return None
 
     def claimable_draw(self, board: chess.Board, state: Any) -> str | None:

@@ -16,7 +16,7 @@ from typing import Any
 import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
-from ..core import Outcome
+from ..core import Ending, Outcome
 from ..lookahead import after, may_check
 
 MATE_DEPTH = 8   # plies of check answered by check looked through before calling a check "not mate"
@@ -75,15 +75,15 @@ class Submission(ChessVariant):
             raise ValueError("Invalid position for Submission Chess: the side to move is "
                              "checkmated, which no permitted move can bring about.")
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if is_submission(board, legal):
-            reply = san(board, legal[0], legal)
-            side = colour_name(board.turn).capitalize()
-            return Outcome.win(colour_name(not board.turn),
-                               f"submission: {side}'s only answer to the check is {reply}")
-        if not legal:
-            return Outcome.draw("stalemate")   # never mate: a mating move is not permitted
-        return self.automatic_draw(board, state)
+    mated = None   # never mate: a mating move is not permitted, so no legal move is a stalemate
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not is_submission(board, legal):
+            return None
+        reply = san(board, legal[0], legal)
+        side = colour_name(board.turn).capitalize()
+        return Outcome.win(colour_name(not board.turn), f"submission: {side}'s only answer to the check is {reply}",
+                           Ending.GOAL)
 
 
 VARIANT = Submission()

@@ -21,7 +21,7 @@ from typing import Any
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 from ..lookahead import after, may_check
 
 WON = "triple-check"
@@ -121,17 +121,15 @@ class TripleCheck(ChessVariant):
         return WON if wins_as_it_stands(board, capturing=captured is not None) else None
 
     # -- the end -------------------------------------------------------------------------------
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        mover = colour_name(not board.turn)
-        if board.is_checkmate():
-            return Outcome.win(mover, "checkmate")
-        if state == WON:
-            return Outcome.win(mover, "triple check")
-        if not legal:
-            if any(True for _ in board.generate_legal_moves()):
-                return Outcome.win(mover, "forced to give an illegal check")
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if state != WON or board.is_checkmate():
+            return None   # a checkmate comes first (the no-move step)
+        return Outcome.win(colour_name(not board.turn), "triple check", Ending.GOAL)
+
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal and any(True for _ in board.generate_legal_moves()):   # ruling 5
+            return Outcome.win(colour_name(not board.turn), "forced to give an illegal check", Ending.NO_MOVE)
+        return super().judge_no_move(board, state, legal)
 
 
 VARIANT = TripleCheck()

@@ -15,7 +15,8 @@ from typing import Any
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 
 # marker -> (the men of the group, the reason shown to players)
 GROUPS: dict[str, tuple[tuple[chess.PieceType, ...], str]] = {
@@ -64,13 +65,12 @@ class Twilight(ChessVariant):
             return marker
         return None
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        mover = colour_name(not board.turn)
+    stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # checkmate or stalemate: the mover wins
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         if state:                       # ruling 4: prefer the capture condition
-            return Outcome.win(mover, GROUPS[state][1])
-        if not legal:
-            return Outcome.win(mover, "checkmate" if board.is_check() else "stalemate")
-        return self.automatic_draw(board, state)
+            return Outcome.win(colour_name(not board.turn), GROUPS[state][1], Ending.GOAL)
+        return None
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."

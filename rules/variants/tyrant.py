@@ -93,11 +93,6 @@ class Tyrant(FairyVariant):
             return Outcome.win(colour_of(not loser), "all men except the monarchs eliminated", "goal")
         return None
 
-    def judge_no_turn(self, seen: Judged) -> Outcome | None:
-        if seen.turns:
-            return None
-        return Outcome.draw("stalemate", "stalemate")
-
     def checked(self, position: Position) -> list[int]:
         return []
 

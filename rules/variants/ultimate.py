@@ -23,7 +23,7 @@ from typing import Any
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 
 REASONS = {
     chess.PAWN: "pawn check",
@@ -70,13 +70,9 @@ class Ultimate(ChessVariant):
     name = "Ultimate Chess"
     summary = "Checkmate, where any pawn check, a forcing Knight check, and some Bishop and Rook checks are mate."
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        reason = winning_check(board, legal)
-        if reason:
-            return Outcome.win(colour_name(not board.turn), reason)
-        if not legal:
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        reason = winning_check(board, legal) if legal else None   # no reply at all: the no-move step
+        return Outcome.win(colour_name(not board.turn), reason, Ending.GOAL) if reason else None
 
     def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move: men move as in chess."

@@ -11,7 +11,7 @@ from typing import Any
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
 
 HOME_CENTRE = {
     chess.WHITE: chess.BB_C1 | chess.BB_D1 | chess.BB_E1 | chess.BB_F1,
@@ -46,15 +46,10 @@ class Xenophobic(ChessVariant):
             return []
         return [king]
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        if not legal:
-            winner = colour_name(not board.turn)
-            if intruders(board):
-                return Outcome.win(winner, "xenophobic checkmate", "checkmate")
-            if board.is_check():
-                return Outcome.win(winner, "checkmate")
-            return Outcome.draw("stalemate")
-        return self.automatic_draw(board, state)
+    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        if not legal and intruders(board):
+            return Outcome.win(colour_name(not board.turn), "xenophobic checkmate", Ending.CHECKMATE)
+        return super().judge_no_move(board, state, legal)
 
 
 VARIANT = Xenophobic()

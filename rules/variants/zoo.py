@@ -11,7 +11,8 @@ from typing import Any, Iterator
 import chess
 
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
-from ..core import Outcome
+from ..core import Ending, Outcome
+from ..endings import NoMove
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
 NEEDED = 4
@@ -80,13 +81,13 @@ class Zoo(ChessVariant):
             return (add_kind(white, captured.piece_type), black)
         return (white, add_kind(black, captured.piece_type))
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.STALEMATE)   # no dead-position rule here
+
+    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
         for colour, kinds in zip((chess.WHITE, chess.BLACK), state):
             if len(kinds) >= NEEDED:
-                return Outcome.win(colour_name(colour), FOUR_KINDS)
-        if not legal:
-            return Outcome.draw(NO_LEGAL_MOVE)
-        return self.automatic_draw(board, state)   # no dead-position rule here
+                return Outcome.win(colour_name(colour), FOUR_KINDS, Ending.GOAL)
+        return None
 
 
 VARIANT = Zoo()

@@ -56,7 +56,7 @@ async def test_every_stored_game_replays_to_its_position_and_ending(store):
         else:   # in play, or ended by a player (resigned, agreed): the rules see a game going on
             assert outcome is None, where
         if expected["ended"] == "player":   # the service rebuilds such an ending from the record
-            assert rules.Outcome(record.result, record.reason, record.score).kind == expected["kind"], where
+            assert rules.kind_from_reason(record.result, record.reason) == expected["kind"], where
 
 
 @pytest.mark.asyncio

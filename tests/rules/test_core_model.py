@@ -3,7 +3,7 @@ import chess
 import pytest
 
 import rules
-from rules.core import Outcome
+from rules.core import Ending, Outcome, kind_from_reason
 from rules.position import (
     Drop,
     Position,
@@ -16,6 +16,7 @@ from rules.position import (
     take_from_hand,
     turn_text,
 )
+from tests.rules.corpus_record import load
 from tests.rules.variants.support import perft
 
 
@@ -30,14 +31,33 @@ def test_perft_through_the_api_matches_known_counts(fen, depth, nodes):
     assert game.fen() == fen and game.history == []
 
 
-def test_outcome_kind_follows_well_known_reasons_when_not_given():
-    assert Outcome.win("white", "checkmate").kind == "checkmate"
-    assert Outcome.draw("stalemate").kind == "stalemate"
-    assert Outcome.draw("fivefold repetition").kind == "repetition"
-    assert Outcome.draw("75 moves without a capture or pawn move").kind == "fifty-moves"
-    assert Outcome.draw("insufficient material").kind == "material"
-    assert Outcome.win("black", "all men except the monarchs eliminated").kind == "goal"
-    assert Outcome("solved", "tour complete", 3).kind == "solved"
+def test_an_outcome_has_the_kind_its_maker_gives_and_none_read_from_its_words():
+    assert Outcome.win("white", "checkmate").kind is None
+    assert Outcome.draw("stalemate (no legal move)", "stalemate").kind is Ending.STALEMATE
+    assert Outcome("solved", "tour complete", 3, Ending.SOLVED).kind == "solved"   # kinds compare as strings
+    with pytest.raises(ValueError):
+        Outcome.draw("stalemate", "stalemated")
+
+
+@pytest.mark.parametrize("result,reason,kind", [
+    ("1-0", "checkmate", "checkmate"), ("1/2-1/2", "fivefold repetition", "repetition"),
+    ("1/2-1/2", "75 moves without a capture or pawn move", "fifty-moves"), ("1/2-1/2", "insufficient material", "material"),
+    ("0-1", "all men except the monarchs eliminated", "goal"), ("solved", "tour complete", "solved"),
+    ("1-0", "stalemate: Black failed to mate", "stalemate"), ("1/2-1/2", "neither side has a bishop", "goal"),
+    # the service's own endings and claims
+    ("1-0", "black resigned", "resignation"), ("1/2-1/2", "agreed", "agreement"),
+    ("1/2-1/2", "threefold repetition claimed", "repetition"), ("failed", "gave up", "failed"),
+    ("1/2-1/2", "50 moves without a capture or pawn move claimed", "fifty-moves"), ("0-1", "no legal moves", "no-move"),
+])
+def test_the_kind_of_an_old_stored_ending_is_read_from_its_reason(result, reason, kind):
+    assert kind_from_reason(result, reason) == kind
+
+
+def test_the_reading_of_old_reasons_agrees_with_every_ending_the_corpus_recorded():
+    seen = {(slug, tuple(outcome[:2]), outcome[3]) for slug in rules.VARIANTS for _, games in [load(slug)]
+            for game in games for position in game["positions"] if (outcome := position.get("outcome"))}
+    assert len(seen) > 40
+    assert [(slug, ending, kind) for slug, ending, kind in seen if kind_from_reason(*ending) != kind] == []
 
 
 def test_outcome_kind_and_detail_can_be_given_and_detail_does_not_change_equality():
@@ -108,15 +128,6 @@ def test_positions_with_the_same_men_hands_and_turn_share_a_key():
     assert a.key() == b.key() != c.key()
 
 
-def test_outcome_kinds_of_bot_endings_and_claims():
-    assert Outcome.win("white", "black resigned").kind == "resignation"
-    assert Outcome.draw("agreed").kind == "agreement"
-    assert Outcome.draw("threefold repetition claimed").kind == "repetition"
-    assert Outcome.draw("50 moves without a capture or pawn move claimed").kind == "fifty-moves"
-    assert Outcome("failed", "gave up", 3).kind == "failed"
-    assert Outcome.win("black", "no legal moves").kind == "no-move"
-
-
 def test_an_intrusion_mate_in_xenophobic_is_marked_as_mate():
     game = rules.new_game("xenophobic", fen="4k3/8/8/8/8/8/8/2R1K3 w - - 0 1")
     game.play("c1c8")    # on c8, out of the king's reach: a xenophobic checkmate, not a FIDE one
@@ -145,7 +156,7 @@ def test_a_variant_written_on_todays_hooks_works_unchanged():
             return move.uci() != "e2e4"
 
         def judge(self, board, state, legal):
-            return Outcome.win("white", "two captures") if state >= 2 else super().judge(board, state, legal)
+            return Outcome.win("white", "two captures", "goal") if state >= 2 else super().judge(board, state, legal)
 
     game = ChessGame(Counting())
     assert "e2e4" not in game.legal_moves()

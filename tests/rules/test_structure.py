@@ -92,3 +92,33 @@ def test_the_wheel_lists_every_package():
     packages = {".".join(p.parent.relative_to(ROOT).parts) for top in ("bot", "rules", "render")
                 for p in (ROOT / top).rglob("__init__.py")}
     assert packages - listed == set()
+
+
+def outcomes_made(path: Path) -> list[tuple[int, bool]]:
+    """Each `Outcome(...)`, `Outcome.win(...)`, `Outcome.draw(...)` in a module: (line, names its kind)."""
+    kind_at = {"Outcome": 3, "win": 2, "draw": 1}   # the kind's place among positional arguments
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        name = func.id if isinstance(func, ast.Name) and func.id == "Outcome" else (
+            func.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)
+            and func.value.id == "Outcome" and func.attr in ("win", "draw") else None)
+        if name is not None:
+            found.append((node.lineno, len(node.args) > kind_at[name] or any(k.arg == "kind" for k in node.keywords)))
+    return found
+
+
+def test_every_outcome_the_rules_make_says_how_the_game_ended():
+    made = {f"{path.relative_to(ROOT)}:{line}": named for path in module_names().values()
+            for line, named in outcomes_made(path)}
+    assert len(made) > 40
+    assert [where for where, named in made.items() if not named] == []
+
+
+def test_the_outcome_finder_tells_a_kind_left_out(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text('Outcome.win(c, "checkmate")\nOutcome.draw("x", kind=k)\nOutcome("solved", "y", 0, k)\n'
+                      'Outcome("failed", "z", 3)\n')
+    assert outcomes_made(source) == [(1, False), (2, True), (3, True), (4, False)]

@@ -8,7 +8,7 @@ import random
 from collections import deque
 from dataclasses import dataclass
 
-from ...core import WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from ...core import WHITE, BoardView, Ending, Game, IllegalMove, Outcome, VariantInfo
 from ...grid import DIAGONAL, KNIGHT, SLIDES, Grid
 
 GRID = Grid(5, 5)
@@ -235,9 +235,9 @@ class KingSwapGame(Game):
     def _judge(self) -> Outcome | None:
         pos = self.position
         if pos.leg == 2 and pos.king == HOME:
-            return Outcome("solved", "tour complete", pos.casualties)
+            return Outcome("solved", "tour complete", pos.casualties, Ending.SOLVED)
         if king_can_still_move(pos.board) is False:
-            return Outcome("failed", "king can no longer move", pos.casualties)
+            return Outcome("failed", "king can no longer move", pos.casualties, Ending.FAILED)
         return None
 
     @property

@@ -20,7 +20,7 @@ from typing import Any, Iterator
 import chess
 
 from ...chess_variant import ChessGame, ChessVariant, colour_name
-from ...core import BoardView, DailyDealer, HintSearch, Outcome, VariantInfo
+from ...core import BoardView, DailyDealer, Ending, HintSearch, Outcome, VariantInfo
 
 START = chess.STARTING_FEN
 LEVELS = 3
@@ -159,7 +159,6 @@ class SafePassage(ChessVariant):
     fide_draws = False
     initial_state = 1          # the target level
     faults = ChessVariant.faults | chess.STATUS_TOO_MANY_KINGS
-    judge_steps = ("danger", "goal", "no_move")
 
     def __init__(self, hint: HintSearch | None = None, daily: DailyDealer | None = None) -> None:
         """`hint`, `daily`: the searches the package registers in the games' VariantInfo."""
@@ -323,16 +322,20 @@ class SafePassage(ChessVariant):
         if not danger:
             return None
         squares = [chess.square_name(sq) for sq, _ in danger]
-        return Outcome("failed", "piece in danger", None, detail={"squares": squares})
+        return Outcome("failed", "piece in danger", None, Ending.FAILED, detail={"squares": squares})
 
     def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+        danger = self.judge_danger(board, state, legal)   # a set-up with a piece in danger fails first
+        if danger is not None:
+            return danger
         reached = level(board)
         if reached < state:
             return None
-        return Outcome("solved", GOAL_REASONS[reached], reached, detail={"level": reached, "target": state})
+        return Outcome("solved", GOAL_REASONS[reached], reached, Ending.SOLVED,
+                       detail={"level": reached, "target": state})
 
     def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
-        return None if legal else Outcome("failed", "no safe move", None)
+        return None if legal else Outcome("failed", "no safe move", None, Ending.FAILED)
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",

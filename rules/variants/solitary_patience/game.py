@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ...core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from ...core import BLACK, WHITE, BoardView, Ending, Game, IllegalMove, Outcome, VariantInfo
 
 FILES = "abcdefgh"
 CYCLE = "NBRQK"          # called types in ascending order
@@ -418,9 +418,9 @@ class SolitaryPatienceGame(Game):
     def _judge(self) -> Outcome | None:
         score = men_not_home(self.position.board)
         if score == 0:
-            return Outcome("solved", "all men home", 0)
+            return Outcome("solved", "all men home", 0, Ending.SOLVED)
         if self.analysis().is_frozen():
-            return Outcome("failed", "no further progress", score)
+            return Outcome("failed", "no further progress", score, Ending.FAILED)
         return None
 
     @property

@@ -264,6 +264,7 @@ def test_a_side_without_a_bishop_in_the_fen_has_already_lost():
 def test_no_bishop_on_either_side_is_a_draw_at_start():
     game = game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
     assert game.outcome.result == "1/2-1/2" and "bishop" in game.outcome.reason
+    assert game.outcome.kind == rules.Ending.GOAL   # the goal met by both sides at once
 
 
 def test_no_legal_move_is_a_draw():
@@ -271,6 +272,7 @@ def test_no_legal_move_is_a_draw():
     game = game_at("7b/8/8/8/8/1p6/1P6/B7 w - - 0 1")
     assert game.legal_moves() == []
     assert game.outcome.result == "1/2-1/2" and "stalemate" in game.outcome.reason
+    assert game.outcome.kind == rules.Ending.STALEMATE
 
 
 def test_no_insufficient_material_draw():

@@ -96,6 +96,7 @@ def test_stepping_into_a_double_attack_wins_when_no_reply_cuts_both_lines():
     # Ke4 walks into the Rook on a4 and the Bishop on h7: no White move removes both.
     game = after("8/7B/8/4k3/R7/8/8/K7 b - - 0 1", "Ke4")
     assert game.outcome == rules.Outcome("0-1", "cannot remove the check")
+    assert game.outcome.kind == rules.Ending.NO_MOVE   # no legal move loses (ruling 8): not a goal
     assert game.view().checks == ("e4",)
 
 

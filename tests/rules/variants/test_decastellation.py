@@ -139,6 +139,7 @@ def test_position_without_a_king_is_decided_at_once_and_still_round_trips():
 def test_both_sides_lacking_is_a_draw_at_once():
     game = game_at("4k3/8/8/8/8/8/8/4K3 w - - 0 1")
     assert game.outcome.result == "1/2-1/2"
+    assert game.outcome.kind == rules.Ending.GOAL   # the goal met by both sides at once
 
 
 def test_fifty_move_claim_and_seventy_five_move_draw():

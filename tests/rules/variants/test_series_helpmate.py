@@ -94,6 +94,7 @@ def test_the_check_candidates_contain_discovered_checks(fen):
 def test_the_checkmated_player_wins():
     game = played("f3", "e5", "g4", "Qh4")
     assert game.outcome == rules.Outcome("1-0", "checkmate: the mated player wins")
+    assert game.outcome.kind == rules.Ending.CHECKMATE and game.last_move_label() == "Qh4#"
 
 
 # -- demonstration wins ---------------------------------------------------------------------------

@@ -70,6 +70,7 @@ def test_forced_piece_takes_piece_capture_loses():
     game = game_at("k7/8/8/8/8/8/4n1nn/7K w - - 0 1")
     assert game.legal_moves() == []
     assert game.outcome == rules.Outcome("0-1", "forced capture")
+    assert game.outcome.kind == rules.Ending.NO_MOVE
 
 
 def test_no_fide_move_at_all_is_a_stalemate_draw():

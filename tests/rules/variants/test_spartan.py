@@ -85,7 +85,7 @@ def test_undo_after_the_move_limit_reopens_the_game():
 def test_stalemating_black_is_a_white_win():
     g = game("k7/8/1Q6/8/8/8/8/7K b - - 0 10")
     assert g.outcome.result == "1-0"
-    assert "stalemate" in g.outcome.reason
+    assert "stalemate" in g.outcome.reason and g.outcome.kind == rules.Ending.STALEMATE
 
 
 def test_stalemating_white_is_still_a_white_win():
@@ -116,7 +116,7 @@ def test_fifty_moves_without_capture_or_pawn_move_is_a_white_win():
 def test_dead_position_is_a_white_win():
     g = game("k7/8/8/8/8/8/8/K7 w - - 0 10")
     assert g.outcome.result == "1-0"
-    assert "dead position" in g.outcome.reason
+    assert "dead position" in g.outcome.reason and g.outcome.kind == rules.Ending.MATERIAL
 
 
 def test_there_is_never_a_draw_to_claim():

@@ -115,6 +115,7 @@ def test_safe_ignores_whether_the_capture_would_itself_be_a_permitted_check():
     # and not a triple check. White's only move Rxe1+ is then an illegal check: Black wins that way.
     game = after("4k3/8/8/8/7b/8/4r1PP/2R4K b - - 0 1", "Re1")
     assert game.outcome == rules.Outcome("0-1", "forced to give an illegal check")
+    assert game.outcome.kind == rules.Ending.NO_MOVE   # no legal move loses (ruling 5)
     assert game.legal_moves() == []
 
 

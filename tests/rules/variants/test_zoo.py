@@ -173,6 +173,7 @@ def test_no_legal_move_is_a_draw():
     game = game_at("8/8/8/8/8/p7/P7/8 w - - 0 1")
     assert game.legal_moves() == []
     assert game.outcome.result == "1/2-1/2" and "stalemate" in game.outcome.reason
+    assert game.outcome.kind == rules.Ending.STALEMATE
 
 
 def test_bare_kings_are_not_a_dead_position():
