@@ -22,7 +22,9 @@ methods are hooks whose defaults are standard chess. Override only what the vari
                                       extra state beyond the board, carried as FEN fields 7+
 
 Extra state is one immutable value (a tuple, a frozen dataclass); undo restores the previous one,
-and `board.pop()` restores any board change made in `after_move`.
+and `board.pop()` restores any board change made in `after_move`. Its type is the class's parameter,
+`class Zoo(ChessVariant[tuple[str, str]])`, with `initial_state` its value at the start; a variant
+without extra state is a `ChessVariant[None]` with `initial_state = None`.
 
 Speed: a variant that keeps FIDE's men and rules (no `generate`/`allows` override, FIDE switches)
 lists python-chess's own legal moves; one without after-move effects plays by a plain `push`.

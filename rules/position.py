@@ -10,7 +10,8 @@ The model
   `Step` (`e2e4`, `e7e8q`), `Drop` (`N@e4`, also a placement), `Swap` (`f8/g7`, `a1/a4n` when the
   swap promotes), `Mirror` (`a2|h2`) and `Pass` (`pass`). Its canonical text is the parts' texts
   joined by one space (`turn_text`).
-* A variant on this floor is a `PartsVariant` subclass. It states its data (slug, name, start
+* A variant on this floor is a `PartsVariant` subclass, parametrised by the shape of its turns
+  (`PartsVariant[tuple[Step] | tuple[Step, Swap]]`). It states its data (slug, name, start
   FEN, draws) and implements two hooks:
       turns(position) -> dict[text, Turn]     every complete legal turn, keyed by canonical text
       after(position, turn) -> Position       the position after a turn (pure: a new value)
