@@ -11,7 +11,7 @@ from typing import Iterator
 
 import chess
 
-from .chess_variant import ChessVariant
+from .chess_variant import ChessVariant, S
 
 
 def castling_moves(board: chess.Board) -> Iterator[chess.Move]:
@@ -32,7 +32,7 @@ def castling_moves(board: chess.Board) -> Iterator[chess.Move]:
             yield chess.Move(king_square, king_to)
 
 
-def pseudo_legal_moves(variant: ChessVariant, board: chess.Board) -> Iterator[chess.Move]:
+def pseudo_legal_moves(variant: ChessVariant[S], board: chess.Board) -> Iterator[chess.Move]:
     """Every FIDE move ignoring check, with castling as `castling_moves` has it."""
     for move in board.generate_pseudo_legal_moves():
         if board.is_castling(move):

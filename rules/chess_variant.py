@@ -22,7 +22,9 @@ methods are hooks whose defaults are standard chess. Override only what the vari
                                       extra state beyond the board, carried as FEN fields 7+
 
 Extra state is one immutable value (a tuple, a frozen dataclass); undo restores the previous one,
-and `board.pop()` restores any board change made in `after_move`.
+and `board.pop()` restores any board change made in `after_move`. Its type is the class's parameter,
+`class Zoo(ChessVariant[tuple[str, str]])`, with `initial_state` its value at the start; a variant
+without extra state is a `ChessVariant[None]` with `initial_state = None`.
 
 Speed: a variant that keeps FIDE's men and rules (no `generate`/`allows` override, FIDE switches)
 lists python-chess's own legal moves; one without after-move effects plays by a plain `push`.
@@ -32,7 +34,8 @@ turns of several parts do (rules.position), for look-ahead without copying board
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterable, Iterator, Literal
+from collections.abc import Hashable
+from typing import Callable, Generic, Iterable, Iterator, Literal, TypeVar
 
 import chess
 
@@ -47,11 +50,16 @@ BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
                 | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
                 | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES)
 
+# The variant's extra state beyond the board: one immutable value of the variant's own type
+# (None for no extra state), hashable because positions are compared and counted by it.
+S = TypeVar("S", bound=Hashable)
+
+
 def colour_name(colour: chess.Color) -> str:
     return WHITE if colour == chess.WHITE else BLACK
 
 
-class ChessVariant:
+class ChessVariant(Generic[S]):
     # -- data -----------------------------------------------------------------------------
     slug: str = "standard"
     name: str = "Standard chess"
@@ -64,22 +72,22 @@ class ChessVariant:
     double_step: bool = True         # pawns may advance two squares from their start rank
     fide_draws: bool = True          # 75 moves and fivefold end the game; threefold and 50 claimable
     insufficient_material: bool = True   # with fide_draws: a dead position (FIDE's material test) draws
-    initial_state: Any = None        # extra state beyond the board, as an immutable value
+    initial_state: S                 # extra state beyond the board at the start (None: no extra state)
     faults: int = BOARD_FAULTS       # without royal kings: the python-chess statuses a FEN may not have
 
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
         return self.start_fen
 
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> S:
         if fields:
             raise ValueError(f"{self.name} uses a plain six-field FEN.")
         return self.initial_state
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: S) -> list[str]:
         return []
 
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, S]:
         fields = fen.split()
         if not fields:
             raise ValueError("Empty FEN.")
@@ -93,19 +101,19 @@ class ChessVariant:
         self.validate(board, state)
         return board, state
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: S) -> None:
         bad = board.status() if self.royal_king else board.status() & self.faults
         if bad:
             raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
 
-    def fen(self, board: chess.Board, state: Any) -> str:
+    def fen(self, board: chess.Board, state: S) -> str:
         # Without royal kings, keep the en passant square whenever a pawn could take there (python-chess
         # "xfen"); its "legal" test would drop a capture that merely exposes the king.
         en_passant: Literal["legal", "xfen"] = "legal" if self.royal_king else "xfen"
         return " ".join([board.fen(en_passant=en_passant), *self.format_state(state)])
 
     # -- moves --------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: S) -> Iterator[chess.Move]:
         moves: Iterable[chess.Move] = board.legal_moves if self.royal_king else board.pseudo_legal_moves
         for move in moves:
             if move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
@@ -117,13 +125,13 @@ class ChessVariant:
                 continue
             yield move
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: S, move: chess.Move) -> bool:
         return True
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: S, move: chess.Move) -> str:
         return f"{move.uci()} is not allowed in {self.name}."
 
-    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+    def legal(self, board: chess.Board, state: S) -> list[chess.Move]:
         cls, own = type(self), vars(self)
         if cls.allows is ChessVariant.allows and "allows" not in own:
             if cls.generate is ChessVariant.generate and "generate" not in own and self._is_fide_generation():
@@ -135,7 +143,7 @@ class ChessVariant:
         return (self.royal_king and self.castling and self.double_step
                 and set(self.promotions) == set("qrbn"))
 
-    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+    def push(self, board: chess.Board, state: S, move: chess.Move) -> S:
         """Play `move` on `board` in place and return the new extra state. `board.pop()` undoes
         the board side of it."""
         mover = board.piece_at(move.from_square)
@@ -143,12 +151,12 @@ class ChessVariant:
         board.push(move)
         return self.after_move(board, state, move, mover, captured)
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: S, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> S:
         return state
 
     # -- check and the end ----------------------------------------------------------------------
-    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+    def checked_kings(self, board: chess.Board, state: S) -> list[chess.Square]:
         """Squares to mark as "in check" on the board image."""
         if not self.royal_king:
             return []
@@ -160,48 +168,48 @@ class ChessVariant:
     mated: NoMove | None = CHECKMATE   # no legal move while `in_check`: how it ends (None: as if not in check)
     stalemated: NoMove = STALEMATE     # no legal move otherwise
 
-    def judge(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge(self, board: chess.Board, state: S, legal: list[chess.Move]) -> Outcome | None:
         for step in endings.END_STEPS:
             outcome: Outcome | None = getattr(self, "judge_" + step)(board, state, legal)
             if outcome is not None:
                 return outcome
         return None
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: S, legal: list[chess.Move]) -> Outcome | None:
         """The variant's own win or draw condition (none in FIDE chess)."""
         return None
 
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_no_move(self, board: chess.Board, state: S, legal: list[chess.Move]) -> Outcome | None:
         if legal:
             return None
         return endings.no_move(colour_name(board.turn), self.in_check(board, state), self.mated, self.stalemated)
 
-    def in_check(self, board: chess.Board, state: Any) -> bool:
+    def in_check(self, board: chess.Board, state: S) -> bool:
         """Whether the side to move is in check, for `mated` (default: a royal king attacked)."""
         return self.royal_king and board.is_check()
 
-    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_draws(self, board: chess.Board, state: S, legal: list[chess.Move]) -> Outcome | None:
         if not self.fide_draws:
             return None
         return endings.automatic_draw(board, lambda: self.is_dead(board, state),
                                       lambda: self.count_repetitions(board, state))
 
-    def is_dead(self, board: chess.Board, state: Any) -> bool:
+    def is_dead(self, board: chess.Board, state: S) -> bool:
         """A dead position, drawn at once with `fide_draws` (default: FIDE's material test, where
         `insufficient_material`)."""
         return self.insufficient_material and board.is_insufficient_material()
 
-    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+    def count_repetitions(self, board: chess.Board, state: S) -> int:
         """How often this position has occurred; override when extra state is part of a position."""
         return repetitions(board, royal=self.royal_king)
 
-    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+    def claimable_draw(self, board: chess.Board, state: S) -> str | None:
         if not self.fide_draws:
             return None
         return endings.claimable_draw(board, lambda: self.count_repetitions(board, state))
 
     # -- what players see ------------------------------------------------------------------------
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: S) -> str:
         """One line of state that is not on the board (checks left, kinds captured, ...)."""
         return ""
 
@@ -214,7 +222,10 @@ class ChessVariant:
                            create=lambda seed, fen: ChessGame(self, seed=seed, fen=fen))
 
 
-def position_key(board: chess.Board, royal: bool = True) -> tuple:
+PositionKey = tuple[str, chess.Color, chess.Bitboard, chess.Square | None]   # men, turn, castling, en passant
+
+
+def position_key(board: chess.Board, royal: bool = True) -> PositionKey:
     """What makes two positions "the same" for repetition: men, side to move, castling, en passant
     (a capture there that is legal, or merely possible when kings are not royal)."""
     can_take = board.has_legal_en_passant() if royal else board.has_pseudo_legal_en_passant()
@@ -255,7 +266,7 @@ def captured_piece(board: chess.Board, move: chess.Move) -> chess.Piece | None:
     return None
 
 
-def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], variant: ChessVariant) -> set[str]:
+def san_keys(board: chess.Board, move: chess.Move, legal: list[chess.Move], variant: ChessVariant[S]) -> set[str]:
     """Every spelling of `move` a player may type, normalised."""
     keys = {normalise_san(variant.san(board, move, legal))}
     piece = board.piece_type_at(move.from_square)
@@ -303,15 +314,15 @@ def looks_like_castling(board: chess.Board, text: str) -> bool:
             and abs(move.to_square - move.from_square) == 2)
 
 
-class ChessGame(Game):
+class ChessGame(Game, Generic[S]):
     """A game of any `ChessVariant`: python-chess board plus the variant's extra state."""
 
-    def __init__(self, variant: ChessVariant, *, seed: int | None = None, fen: str | None = None):
+    def __init__(self, variant: ChessVariant[S], *, seed: int | None = None, fen: str | None = None):
         super().__init__()
         self.variant = variant
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
-        self._states: list[Any] = []
+        self._states: list[S] = []
         kind, own = type(variant), vars(variant)
         self._plain_push = (kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
                             and "push" not in own and "after_move" not in own)
@@ -324,14 +335,14 @@ class ChessGame(Game):
         """The variant's legal moves here, worked out once per position (kept while children are
         played and undone)."""
         memo = self._memo[-1]
-        legal = memo.get("legal")
+        legal: list[chess.Move] | None = memo.get("legal")
         if legal is None:
             legal = memo["legal"] = self.variant.legal(self.board, self.state)
         return legal
 
     def _by_uci(self) -> dict[str, chess.Move]:
         memo = self._memo[-1]
-        by_uci = memo.get("by_uci")
+        by_uci: dict[str, chess.Move] | None = memo.get("by_uci")
         if by_uci is None:
             by_uci = memo["by_uci"] = {m.uci(): m for m in self.legal_chess_moves()}
         return by_uci
@@ -393,7 +404,7 @@ class ChessGame(Game):
         return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
-        chosen = (self._memo[-1].get("by_uci") or self._by_uci())[move]
+        chosen: chess.Move = (self._memo[-1].get("by_uci") or self._by_uci())[move]
         self._states.append(self.state)
         if self._plain_push:
             self.board.push(chosen)   # no after-move effects: skip working out mover and capture
@@ -432,7 +443,7 @@ class ChessGame(Game):
         before = self.board.copy(stack=1)
         move = before.pop()
         # the position before the move usually still has its legal moves cached (they judged the move)
-        legal = self._memo[-2].get("legal") if len(self._memo) >= 2 else None
+        legal: list[chess.Move] | None = self._memo[-2].get("legal") if len(self._memo) >= 2 else None
         if legal is None:
             legal = self.variant.legal(before, self._states[-1])
         label = self.variant.san(before, move, legal)

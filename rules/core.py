@@ -162,8 +162,8 @@ class VariantInfo:
     summary: str
     files: int = 8
     ranks: int = 8
-    create: Callable[[int | None, str | None], "Game"] = field(repr=False, compare=False,
-                                                                 default=None)  # type: ignore[assignment]
+    create: Callable[[int | None, str | None], "Game"] | None = field(repr=False, compare=False,
+                                                                        default=None)   # None: no game by slug
     score_name: str = "score"          # solo puzzles: what Outcome.score counts ("casualties", "level")
     score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
     levels: int = 0                    # puzzles with target levels 1..levels (0: none)
@@ -243,7 +243,7 @@ class Game(ABC):
         if self.outcome is not None:
             return []
         memo = self._memo[-1]
-        moves = memo.get("moves")
+        moves: list[str] | None = memo.get("moves")
         if moves is None:
             moves = memo["moves"] = self._moves()
         return list(moves)
@@ -255,7 +255,8 @@ class Game(ABC):
         memo = self._memo[-1]
         if "outcome" not in memo:
             memo["outcome"] = self._judge()
-        return memo["outcome"]
+        outcome: Outcome | None = memo["outcome"]
+        return outcome
 
     @property
     def memo(self) -> dict[str, Any]:
@@ -333,7 +334,7 @@ class Game(ABC):
         "nf3", "1...e5", "e2-e4", "O-O+", "E4" (only where it names no piece's move); a promotion
         without its piece asks which."""
         memo = self._memo[-1]
-        known = memo.get("move_set")
+        known: frozenset[str] | None = memo.get("move_set")
         if known is None:
             known = memo["move_set"] = frozenset(self.legal_moves())
         if text in known:

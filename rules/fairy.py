@@ -13,7 +13,7 @@ step part of a typed turn (`Nf3`, `Qxd8 Q@a1`); per-part refusal sentences.
 
 Hooks, all optional:
     allows(position, before, after, move)   is this step legal? (default: royal men safe after it)
-    follow_ups(position, move, after) -> list[tuple[Part, ...]]
+    follow_ups(position, move, after) -> list[tuple[Step | Drop, ...]]
                                             the parts that must follow a step (Tyrant's placement);
                                             [()] when the step is a whole turn
     drops(position) -> list[Drop]           drops from hand available now (default: none)
@@ -43,16 +43,18 @@ from .position import (
     PartsVariant,
     Position,
     Step,
-    Turn,
     colour_of,
     explain_by_prefix,
     turn_text,
 )
 
+# A turn on this floor: a step or a drop, then the parts that must follow it (a placement).
+FairyTurn = tuple[Step | Drop, ...]
+
 SAN_SHAPE = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#!?]*")
 
 
-class FairyVariant(PartsVariant):
+class FairyVariant(PartsVariant[FairyTurn]):
     men: Mapping[str, Man] = FIDE_MEN
     royalty: Royalty = Royalty("k")
     promotions: str = "qrbn"
@@ -90,16 +92,16 @@ class FairyVariant(PartsVariant):
     def allows(self, position: Position, before: chess.Board, after: chess.Board, move: chess.Move) -> bool:
         return self.royalty.is_safe(after, before.turn, self.table)
 
-    def follow_ups(self, position: Position, move: chess.Move, after: chess.Board) -> list[tuple]:
+    def follow_ups(self, position: Position, move: chess.Move, after: chess.Board) -> list[tuple[Step | Drop, ...]]:
         return [()]
 
     def drops(self, position: Position) -> list[Drop]:
         return []
 
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, FairyTurn]:
         board = position.board
         work = board.copy(stack=False)
-        out: dict[str, Turn] = {}
+        out: dict[str, FairyTurn] = {}
         for move in self.steps(position):
             work.push(move)
             if self.allows(position, board, work, move):
@@ -118,7 +120,7 @@ class FairyVariant(PartsVariant):
         target = board.piece_at(move.to_square)
         return target if target is not None and target.color != board.turn else None
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: FairyTurn) -> Position:
         board = position.edit()
         first = turn[0]
         if isinstance(first, Step):
@@ -145,7 +147,7 @@ class FairyVariant(PartsVariant):
     def drop_colour(self, position: Position, board: chess.Board, part: Drop) -> bool:
         return not board.turn   # the mover's colour, the board having passed the turn on
 
-    def place(self, position: Position, board: chess.Board, part) -> None:
+    def place(self, position: Position, board: chess.Board, part: Step | Drop) -> None:
         if isinstance(part, Drop):
             piece = chess.Piece(chess.PIECE_SYMBOLS.index(part.letter.lower()), self.drop_colour(position, board, part))
             chess.BaseBoard.set_piece_at(board, part.square, piece)
@@ -153,7 +155,7 @@ class FairyVariant(PartsVariant):
             raise NotImplementedError(type(part).__name__)
 
     # -- typed turns ------------------------------------------------------------------------------
-    def step_spellings(self, position: Position, turns: Mapping[str, Turn]) -> dict[str, set[str]]:
+    def step_spellings(self, position: Position, turns: Mapping[str, FairyTurn]) -> dict[str, set[str]]:
         """Normalised spellings (SAN and piece-letter forms) -> canonical step texts."""
         board = position.board
         moves = {t[0].move for t in turns.values() if isinstance(t[0], Step)}
@@ -171,7 +173,7 @@ class FairyVariant(PartsVariant):
                 found.setdefault(key, set()).add(move.uci())
         return found
 
-    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str | None:
         parts = text.split()
         rest = [p if "@" in p else p.lower() for p in parts[1:]]
         rest = [p[0].upper() + p[1:] if "@" in p else p for p in rest]
@@ -186,7 +188,7 @@ class FairyVariant(PartsVariant):
             raise IllegalMove(f"{parts[0]} is ambiguous: say which man, e.g. {min(hits).split()[0]}.")
         return None
 
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         parts = text.split()
         firsts = {t.split(" ")[0] for t in turns}
         spelled = self.spell_first(position, parts[0], turns)
@@ -198,7 +200,7 @@ class FairyVariant(PartsVariant):
             return explain_by_prefix([spelled, *parts[1:]], turns)
         return f"{parts[0]} is not a legal move here."
 
-    def spell_first(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str | None:
         firsts = {t.split(" ")[0] for t in turns}
         if "@" in text:
             text = text[0].upper() + text[1:]
@@ -208,7 +210,7 @@ class FairyVariant(PartsVariant):
         hits = self.step_spellings(position, turns).get(normalise_san(text), set())
         return next(iter(hits)) if len(hits) == 1 else None
 
-    def why_not_first(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board
         if "@" in text:
             return f"You cannot drop {text} here."
@@ -250,7 +252,7 @@ class FairyVariant(PartsVariant):
         board = position.board
         return self.royalty.checked(board, board.turn, self.table)
 
-    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+    def label(self, before: Position, turn: FairyTurn, turns: Mapping[str, FairyTurn]) -> str:
         first = turn[0]
         if isinstance(first, Step):
             moves = [t[0].move for t in turns.values() if isinstance(t[0], Step)]
@@ -260,4 +262,4 @@ class FairyVariant(PartsVariant):
         return " ".join([head, *(p.text for p in turn[1:])])
 
 
-__all__ = ["FairyVariant", "Judged", "Outcome"]
+__all__ = ["FairyTurn", "FairyVariant", "Judged", "Outcome"]

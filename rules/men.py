@@ -55,7 +55,7 @@ def _symmetries(base: tuple[tuple[int, int], ...]) -> set[tuple[int, int]]:
 
 @dataclass(frozen=True)
 class Atom:
-    vectors: frozenset            # (file step, rank step) for White; Black's are mirrored in rank
+    vectors: frozenset[tuple[int, int]]   # (file step, rank step) for White; Black's are mirrored in rank
     ride: bool = False
     move: bool = True
     capture: bool = True
@@ -87,7 +87,7 @@ def parse_betza(text: str) -> tuple[Atom, ...]:
     return tuple(atoms)
 
 
-def _leap_table(vectors: frozenset, colour: bool) -> list[int]:
+def _leap_table(vectors: frozenset[tuple[int, int]], colour: bool) -> list[int]:
     table = []
     for sq in chess.SQUARES:
         f, r = chess.square_file(sq), chess.square_rank(sq)
@@ -101,7 +101,7 @@ def _leap_table(vectors: frozenset, colour: bool) -> list[int]:
     return table
 
 
-def _ray_table(vectors: frozenset, colour: bool) -> list[int]:
+def _ray_table(vectors: frozenset[tuple[int, int]], colour: bool) -> list[int]:
     """Per square: every square along the atom's directions (for masking python-chess slides)."""
     table = []
     for sq in chess.SQUARES:

@@ -10,7 +10,8 @@ The model
   `Step` (`e2e4`, `e7e8q`), `Drop` (`N@e4`, also a placement), `Swap` (`f8/g7`, `a1/a4n` when the
   swap promotes), `Mirror` (`a2|h2`) and `Pass` (`pass`). Its canonical text is the parts' texts
   joined by one space (`turn_text`).
-* A variant on this floor is a `PartsVariant` subclass. It states its data (slug, name, start
+* A variant on this floor is a `PartsVariant` subclass, parametrised by the shape of its turns
+  (`PartsVariant[tuple[Step] | tuple[Step, Swap]]`). It states its data (slug, name, start
   FEN, draws) and implements two hooks:
       turns(position) -> dict[text, Turn]     every complete legal turn, keyed by canonical text
       after(position, turn) -> Position       the position after a turn (pure: a new value)
@@ -39,9 +40,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import chess
 
@@ -56,6 +57,10 @@ def colour_of(turn: bool) -> str:
     return WHITE if turn == chess.WHITE else BLACK
 
 
+# What makes two positions the same: men, side to move, castling rights, en passant, hands, extra state.
+RepetitionKey = tuple[str, chess.Color, chess.Bitboard, chess.Square | None, tuple[str, str], Hashable]
+
+
 @dataclass(frozen=True)
 class Position:
     """Board, hands, extra state and side to move, as one immutable value.
@@ -67,7 +72,7 @@ class Position:
 
     board: chess.Board
     hands: tuple[str, str] = ("", "")
-    extra: Any = None
+    extra: Hashable = None   # the variant's extra state (a ChessVariant's state; None on this floor)
 
     @property
     def turn(self) -> str:
@@ -76,11 +81,11 @@ class Position:
     def hand(self, colour: bool) -> str:
         return self.hands[0 if colour == chess.WHITE else 1]
 
-    def key(self) -> tuple:
+    def key(self) -> RepetitionKey:
         b = self.board
         return (b.board_fen(), b.turn, b.castling_rights, b.ep_square, self.hands, self.extra)
 
-    def key_without_en_passant(self) -> tuple:
+    def key_without_en_passant(self) -> RepetitionKey:
         b = self.board
         return (b.board_fen(), b.turn, b.castling_rights, None, self.hands, self.extra)
 
@@ -165,7 +170,9 @@ class Pass(NamedTuple):
 
 
 Part = Step | Drop | Swap | Mirror | Pass
-Turn = tuple  # tuple[Part, ...]
+Turn = tuple[Part, ...]
+# A variant's own shape of turn, e.g. `tuple[Step] | tuple[Step, Swap]`: what its hooks take and return.
+T = TypeVar("T", bound=Turn)
 
 _SQUARE = r"[a-h][1-8]"
 PART_SHAPES = {
@@ -245,8 +252,9 @@ class Judged:
     before: Position | None      # the position before that turn
 
 
-class PartsVariant:
-    """A variant whose turns may have several parts (see the module docstring)."""
+class PartsVariant(Generic[T]):
+    """A variant whose turns may have several parts (see the module docstring); `T` is the shape
+    of its turns."""
 
     slug: str = ""
     name: str = ""
@@ -287,7 +295,7 @@ class PartsVariant:
     def format_hands(self, hands: tuple[str, str]) -> str:
         return format_crazyhouse_hands(hands)
 
-    def parse_extra(self, board: chess.Board) -> Any:
+    def parse_extra(self, board: chess.Board) -> Hashable:
         return None
 
     def validate(self, position: Position) -> None:
@@ -305,19 +313,19 @@ class PartsVariant:
         return text
 
     # -- turns --------------------------------------------------------------------------------------
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, T]:
         raise NotImplementedError
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: T) -> Position:
         raise NotImplementedError
 
-    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
         """The canonical turn `text` spells, if the ruling allows that spelling (default: none
         but the canonical text itself, in any letter case for squares)."""
         lowered = " ".join(p if "@" in p else p.lower() for p in text.split())
         return lowered if lowered in turns else None
 
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, T]) -> str:
         """Why `text` is not a legal turn here, naming the part that is wrong."""
         parts = text.split()
         bad = [p for p in parts if part_shape(p if "@" in p else p.lower()) is None]
@@ -362,7 +370,7 @@ class PartsVariant:
         king = board.king(board.turn)
         return [king] if king is not None and board.is_attacked_by(not board.turn, king) else []
 
-    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+    def label(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
         """The turn as a player writes it (default: its canonical text)."""
         return turn_text(turn)
 
@@ -375,7 +383,7 @@ class PartsVariant:
     def arrows(self, position: Position) -> tuple[tuple[str, str], ...]:
         return ()
 
-    def view(self, position: Position, last: Turn | None) -> BoardView:
+    def view(self, position: Position, last: T | None) -> BoardView:
         pieces = {chess.square_name(sq): p.symbol() for sq, p in position.board.piece_map().items()}
         parts = tuple(part.squares for part in last or () if part.squares)
         first = parts[0] if parts else ()
@@ -418,24 +426,24 @@ def example(parts: list[str], turns: Mapping[str, Turn]) -> str:
 
 
 # -- the game ---------------------------------------------------------------------------------------
-class PositionGame(Game):
+class PositionGame(Game, Generic[T]):
     """A game of any `PartsVariant`: a stack of immutable positions."""
 
-    def __init__(self, variant: PartsVariant, *, seed: int | None = None, fen: str | None = None):
+    def __init__(self, variant: PartsVariant[T], *, seed: int | None = None, fen: str | None = None):
         super().__init__()
         self.variant = variant
         self.info = variant.info()
         self.position = variant.load(fen if fen is not None else variant.setup(seed))
         self._positions: list[Position] = []
-        self._turns: list[Turn] = []
-        self._keys: list[tuple] = [self._key(self.position)]   # repetition key of each position played through
-        self._seen: Counter = Counter(self._keys)
+        self._turns: list[T] = []
+        self._keys: list[RepetitionKey] = [self._key(self.position)]   # repetition key of each position played through
+        self._seen: Counter[RepetitionKey] = Counter(self._keys)
 
     @property
     def turn(self) -> str:
         return self.position.turn
 
-    def _key(self, position: Position) -> tuple:
+    def _key(self, position: Position) -> RepetitionKey:
         """What makes two positions the same for repetition: `position.key()`, less an en passant
         square where no legal turn takes en passant (FIDE: the same position has the same moves).
         Only a position just after a double step pays for working out its turns here."""
@@ -447,10 +455,10 @@ class PositionGame(Game):
             return key
         return position.key_without_en_passant()
 
-    def turns(self) -> dict[str, Turn]:
+    def turns(self) -> dict[str, T]:
         """Every legal turn here, canonical text -> parts (cached per position)."""
         memo = self._memo[-1]
-        turns = memo.get("turns")
+        turns: dict[str, T] | None = memo.get("turns")
         if turns is None:
             turns = memo["turns"] = self.variant.turns(self.position)
         return turns

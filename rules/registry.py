@@ -3,12 +3,19 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Protocol
 
 from . import variants as _variants_pkg
 from .core import Game, VariantInfo
 
 
-def _as_info(spec) -> VariantInfo:
+class _Spec(Protocol):
+    """A variant class's instance: it knows its registry entry."""
+
+    def info(self) -> VariantInfo: ...
+
+
+def _as_info(spec: VariantInfo | _Spec) -> VariantInfo:
     return spec if isinstance(spec, VariantInfo) else spec.info()
 
 
@@ -32,17 +39,20 @@ def check(info: VariantInfo, known: dict[str, VariantInfo]) -> None:
         raise ValueError(f"Slug {info.slug!r} must be kebab-case")
     if info.players not in (1, 2):
         raise ValueError(f"{info.slug}: players must be 1 or 2")
-    game = info.create(0, None)
+    create = info.create
+    if create is None:
+        raise ValueError(f"{info.slug}: the spec has no create(seed, fen)")
+    game = create(0, None)
     view = game.view()
     if (view.files, view.ranks) != (info.files, info.ranks):
         raise ValueError(f"{info.slug}: board is {view.files}x{view.ranks}, spec says {info.files}x{info.ranks}")
-    again = info.create(None, game.fen())
+    again = create(None, game.fen())
     if again.fen() != game.fen():
         raise ValueError(f"{info.slug}: start FEN does not round-trip")
 
 
 def new_game(registry: dict[str, VariantInfo], slug: str, *, seed: int | None = None, fen: str | None = None) -> Game:
     info = registry.get(slug)
-    if info is None:
+    if info is None or info.create is None:   # every registered spec has `create` (see `check`)
         raise KeyError(f"Unknown variant {slug!r}")
     return info.create(seed, fen)

@@ -25,7 +25,9 @@ from ..chess_variant import san
 from ..core import Ending
 from ..endings import NoMove
 from ..men import man_at
-from ..position import PartsVariant, Position, Step, Swap, Turn
+from ..position import PartsVariant, Position, Step, Swap
+
+SwapTurn = tuple[Step] | tuple[Step, Swap]   # a regular move, then a swap (the first turn: the move alone)
 
 PROMOTIONS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
 _LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
@@ -124,7 +126,7 @@ def _promoted(piece: chess.Piece, square: int, choice: int | None) -> chess.Piec
     return chess.Piece(choice, piece.color) if choice and promotes(piece, square) else piece
 
 
-def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> dict[str, Turn]:
+def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> dict[str, SwapTurn]:
     """Every complete turn beginning with `regular` (work: a copy of `board`, left unchanged).
 
     The same as `swap_pairs` + `swap_versions`, written flat over bitboards: this is the hot loop
@@ -161,7 +163,7 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
         step_part = Step(regular)
         head = regular.uci() + " "
         names = chess.SQUARE_NAMES
-        out: dict[str, Turn] = {}
+        out: dict[str, SwapTurn] = {}
         last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
         white = work.occupied_co[chess.WHITE]
         for x, y in pairs.values():
@@ -207,7 +209,7 @@ def is_first_turn(board: chess.Board) -> bool:
     return board.turn == chess.WHITE and board.fullmove_number == 1
 
 
-class BalancedSwap(PartsVariant):
+class BalancedSwap(PartsVariant[SwapTurn]):
     slug = "balanced-swap"
     name = "Balanced Swap Chess"
     summary = "Each turn: a chess move, then swap two men. No turn, you lose."
@@ -225,17 +227,17 @@ class BalancedSwap(PartsVariant):
             raise ValueError("A pawn on its last rank would have promoted.")
 
     # -- turns -------------------------------------------------------------------------------------
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, SwapTurn]:
         board = position.board
         if is_first_turn(board):
             return {m.uci(): (Step(m),) for m in board.legal_moves}
         work = board.copy(stack=False)
-        out: dict[str, Turn] = {}
+        out: dict[str, SwapTurn] = {}
         for regular in board.legal_moves:
             out.update(swap_turns(board, regular, work))
         return out
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: SwapTurn) -> Position:
         board = position.edit()
         regular = turn[0].move
         mover = board.turn
@@ -270,7 +272,7 @@ class BalancedSwap(PartsVariant):
         except ValueError:
             return None
 
-    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell(self, position: Position, text: str, turns: Mapping[str, SwapTurn]) -> str | None:
         parts = text.split()
         if not parts or len(parts) > 2:
             return None
@@ -291,7 +293,7 @@ class BalancedSwap(PartsVariant):
                 return candidate
         return None
 
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, SwapTurn]) -> str:
         board = position.board
         parts = text.split()
         if len(parts) > 2:
@@ -346,7 +348,7 @@ class BalancedSwap(PartsVariant):
     stalemated = NoMove("loses", "no legal move or swap", Ending.NO_MOVE)
 
     # -- what players see -------------------------------------------------------------------------
-    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+    def label(self, before: Position, turn: SwapTurn, turns: Mapping[str, SwapTurn]) -> str:
         board = before.board
         regular = turn[0].move
         text = san(board, regular, list(board.legal_moves))

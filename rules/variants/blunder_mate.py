@@ -15,7 +15,7 @@ loaded from any FEN has nothing to take back until its first move (ruling 3).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import chess
 
@@ -83,7 +83,7 @@ def describe(board: chess.Board, verdict: Verdict) -> str:
             f"of {played}, {colour_name(claimant).capitalize()} would mate with {mate}")
 
 
-class BlunderMate(ChessVariant):
+class BlunderMate(ChessVariant[Verdict | None]):
     slug = "blunder-mate"
     name = "Blunder-Mate Chess"
     summary = ("Checkmate, or win at once when a different last move by your opponent would "
@@ -91,13 +91,13 @@ class BlunderMate(ChessVariant):
     initial_state = None      # None, or the Verdict that ended the game
 
     # -- the test, made once per move ----------------------------------------------------------
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: Verdict | None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> Verdict | None:
         if board.is_checkmate() or board.is_stalemate():
             return None          # checkmate and stalemate come first (ruling 4)
         return find_blunder_mate(board)
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: Verdict | None, legal: list[chess.Move]) -> Outcome | None:
         if not legal or not state:
             return None   # no legal move: checkmate or stalemate come first; the draws only after (ruling 8)
         return Outcome.win(colour_name(board.turn), describe(board, state), Ending.GOAL)

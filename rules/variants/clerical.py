@@ -7,7 +7,7 @@ castling field is always `-`.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -28,7 +28,7 @@ def restricted_bishop(board: chess.Board) -> chess.Square | None:
     return square if board.is_attacked_by(not board.turn, square) else None
 
 
-class Clerical(ChessVariant):
+class Clerical(ChessVariant[None]):
     slug = "clerical"
     name = "Clerical Chess"
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
@@ -36,22 +36,23 @@ class Clerical(ChessVariant):
     royal_king = False                # missing, extra or attacked kings are normal here (ruling 5)
     castling = False
     promotions = "qrnk"
+    initial_state = None     # no extra state beyond the board
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         # Bishop promotions stay candidates so that `explain` can say why they are refused.
         for move in board.generate_pseudo_legal_moves():
             yield move
             if move.promotion == chess.KNIGHT:
                 yield chess.Move(move.from_square, move.to_square, chess.KING)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         if move.promotion == chess.BISHOP:
             return False
         if board.bishops & chess.BB_SQUARES[move.from_square] and move.from_square == restricted_bishop(board):
             return chess.square_distance(move.from_square, move.to_square) == 1
         return True
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         if move.promotion == chess.BISHOP:
             return NO_BISHOP_PROMOTION
         if move.from_square == restricted_bishop(board):
@@ -60,7 +61,7 @@ class Clerical(ChessVariant):
 
     stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.STALEMATE)
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         white_has = bool(board.bishops & board.occupied_co[chess.WHITE])
         black_has = bool(board.bishops & board.occupied_co[chess.BLACK])
         if not white_has and not black_has:

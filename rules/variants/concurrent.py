@@ -26,10 +26,11 @@ from ..position import (
     PartsVariant,
     Position,
     Step,
-    Turn,
     colour_of,
     explain_by_prefix,
 )
+
+ConcurrentTurn = tuple[Step] | tuple[Mirror, Step]   # a move, or a mirror then a move
 
 DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
@@ -175,7 +176,7 @@ def play_mirror(board: chess.Board, first: int, second: int) -> None:
     chess.BaseBoard.set_piece_at(board, second, piece)
 
 
-class Concurrent(PartsVariant):
+class Concurrent(PartsVariant[ConcurrentTurn]):
     slug = "concurrent"
     name = "Concurrent Chess"
     summary = ("Every man is colour-bound and moves differently; King and Queen are both royal. "
@@ -242,9 +243,9 @@ class Concurrent(PartsVariant):
         removed = to & board.occupied_co[not us]
         return not any(attackers(board, not us, sq, occ, removed) for sq in chess.scan_forward(mine))
 
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, ConcurrentTurn]:
         board = position.board
-        out: dict[str, Turn] = {move.uci(): (Step(move),) for move in self.legal_steps(board)}
+        out: dict[str, ConcurrentTurn] = {move.uci(): (Step(move),) for move in self.legal_steps(board)}
         work = board.copy(stack=False)
         them = not board.turn
         for mirror in self.mirrors(board):
@@ -256,7 +257,7 @@ class Concurrent(PartsVariant):
             play_mirror(work, mirror.second, mirror.first)
         return out
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: ConcurrentTurn) -> Position:
         board = position.edit()
         for part in turn:
             if isinstance(part, Mirror):
@@ -276,7 +277,7 @@ class Concurrent(PartsVariant):
         return None
 
     # -- typed turns ---------------------------------------------------------------------------------
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, ConcurrentTurn]) -> str:
         parts = [p.lower() for p in text.split()]
         board = position.board
         if len(parts) > 2:
@@ -352,7 +353,7 @@ class Concurrent(PartsVariant):
         return "That is not a legal move here."
 
 
-def explain_example(head: str, turns: Mapping[str, Turn]) -> str:
+def explain_example(head: str, turns: Mapping[str, ConcurrentTurn]) -> str:
     options = sorted(t for t in turns if t.startswith(head + " "))
     return options[0] if options else head + " e2d3"
 

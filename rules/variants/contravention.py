@@ -20,7 +20,7 @@ an en passant square whenever a pawn could take there.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import chess
 
@@ -62,7 +62,7 @@ def crossing_square(move: chess.Move) -> chess.Square | None:
     return None
 
 
-class Contravention(ChessVariant):
+class Contravention(ChessVariant[Flags]):
     slug = "contravention"
     name = "Contravention Chess"
     summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
@@ -70,7 +70,7 @@ class Contravention(ChessVariant):
     initial_state = Flags(False, False)
 
     # -- FEN -----------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> Flags:
         if not fields:
             return self.initial_state
         if fields == [SELF_CHECKED]:
@@ -78,10 +78,10 @@ class Contravention(ChessVariant):
         raise ValueError(f"Contravention Chess FEN field 7, if present, is '{SELF_CHECKED}' (the side "
                          "to move put its own King in check on its previous turn).")
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: Flags) -> list[str]:
         return [SELF_CHECKED] if state.barred else []
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: Flags) -> None:
         # The side not to move may stand in check: it has just checked itself.
         bad = board.status() & ~chess.STATUS_OPPOSITE_CHECK
         if bad:
@@ -93,14 +93,14 @@ class Contravention(ChessVariant):
             raise ValueError(f"FEN field 7 says '{SELF_CHECKED}', but then the last move had to "
                              "leave the side to move out of check.")
 
-    def fen(self, board: chess.Board, state: Any) -> str:
+    def fen(self, board: chess.Board, state: Flags) -> str:
         fields = board.fen(en_passant="xfen").split()
         if fields[3] != "-" and not any(board.is_en_passant(m) for m in self.legal(board, state)):
             fields[3] = "-"
         return " ".join(fields + self.format_state(state))
 
     # -- moves ---------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: Flags) -> Iterator[chess.Move]:
         """Pseudo-legal moves, King captures included (refused with a reason), and castling by
         hand: python-chess never castles onto an attacked square."""
         for move in board.generate_pseudo_legal_moves():
@@ -114,13 +114,13 @@ class Contravention(ChessVariant):
             if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
                 yield chess.Move(king, target)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: Flags, move: chess.Move) -> bool:
         return self.fault(board, state, move) is None
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: Flags, move: chess.Move) -> str:
         return self.fault(board, state, move) or f"{move.uci()} is not allowed in {self.name}."
 
-    def fault(self, board: chess.Board, state: Any, move: chess.Move) -> str | None:
+    def fault(self, board: chess.Board, state: Flags, move: chess.Move) -> str | None:
         """Why `move` (a generated candidate) is illegal, in words, or None if it is legal."""
         me = board.turn
         if board.kings & board.occupied_co[not me] & chess.BB_SQUARES[move.to_square]:
@@ -149,25 +149,25 @@ class Contravention(ChessVariant):
             return "You may put your own King in check only by a Queen, Rook, Bishop or Knight, never by a pawn or King."
         return None
 
-    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+    def push(self, board: chess.Board, state: Flags, move: chess.Move) -> Flags:
         # The opponent's flag: did it stand self-checked before this move (its previous turn)?
         flag = is_self_checked(board)
         board.push(move)
         return Flags(flag, state.barred_at_start)
 
     # -- check and the end -----------------------------------------------------------------------
-    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+    def checked_kings(self, board: chess.Board, state: Flags) -> list[chess.Square]:
         kings = [board.king(colour) for colour in (board.turn, not board.turn) if king_attackers(board, colour)]
         return [king for king in kings if king is not None]
 
     stalemated = NoMove("loses", "no legal move", Ending.NO_MOVE)   # ruling 8: no legal move loses
 
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_no_move(self, board: chess.Board, state: Flags, legal: list[chess.Move]) -> Outcome | None:
         if not legal and not board.is_check() and is_self_checked(board):
             return Outcome.win(colour_name(not board.turn), "cannot remove the check", Ending.NO_MOVE)
         return super().judge_no_move(board, state, legal)
 
-    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+    def count_repetitions(self, board: chess.Board, state: Flags) -> int:
         """Repetitions since the last capture or pawn move, the self-check flag included. A
         position's flag is read off the position before it (was its side to move then standing
         self-checked?); for the game's first position it is the one the game was loaded with. An

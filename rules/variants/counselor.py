@@ -14,15 +14,15 @@ moves that leave an enemy Queen attacked, and stops at the opponent's first safe
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import chess
 
 from ..core import Ending, Outcome
-from ..fairy import FairyVariant
+from ..fairy import FairyTurn, FairyVariant
 from ..lookahead import after as board_after
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
-from ..position import Judged, Position, Step, Turn, colour_of
+from ..position import Judged, Position, Step, colour_of
 
 QUEEN = Man("counselor queen", "WFnDnA")
 NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "Knight", chess.BISHOP: "Bishop", chess.ROOK: "Rook",
@@ -101,7 +101,7 @@ class Counselor(FairyVariant):
             work.pop()
         return safe, mating
 
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, FairyTurn]:
         safe, mating = self.sorted_moves(position.board)
         return {m.uci(): (Step(m),) for m in (mating or safe)}
 
@@ -127,7 +127,7 @@ class Counselor(FairyVariant):
                     f"(your opponent then wins).")
         return "That is not a legal move here."
 
-    def why_not_first(self, position: Position, text: str, turns) -> str:
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board
         try:
             move = chess.Move.from_uci(text.lower())

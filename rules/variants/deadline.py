@@ -22,7 +22,9 @@ import chess
 from ..chess_variant import normalise_san, reads_as_bishop_san, san
 from ..core import IllegalMove
 from ..lookahead import after, passed
-from ..position import PartsVariant, Position, Step, Turn, colour_of, turn_text
+from ..position import PartsVariant, Position, Step, colour_of, turn_text
+
+DeadlineTurn = tuple[Step, ...]   # one move, or two moves of one man
 
 SAN_PART = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#!?]*|[O0](-?[O0]){1,2}[+#!?]*")
 
@@ -125,7 +127,7 @@ def played(board: chess.Board, moves: tuple[chess.Move, ...]) -> chess.Board:
     return result
 
 
-class Deadline(PartsVariant):
+class Deadline(PartsVariant[DeadlineTurn]):
     slug = "deadline"
     name = "Deadline Chess"
     summary = "In check? Move the King to safety, or move one other man twice: first keeping the check, then ending it."
@@ -148,18 +150,18 @@ class Deadline(PartsVariant):
         return position.board.fen(en_passant="fen")   # kept only where a Deadline turn can take
 
     # -- turns ----------------------------------------------------------------------------------------
-    def turns(self, position: Position) -> dict[str, Turn]:
-        out: dict[str, Turn] = {}
+    def turns(self, position: Position) -> dict[str, DeadlineTurn]:
+        out: dict[str, DeadlineTurn] = {}
         for moves in deadline_moves(position.board):
             turn = tuple(Step(m) for m in moves)
             out[turn_text(turn)] = turn
         return out
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: DeadlineTurn) -> Position:
         return Position(played(position.board, tuple(part.move for part in turn)))
 
     # -- what players see ----------------------------------------------------------------------------
-    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+    def label(self, before: Position, turn: DeadlineTurn, turns: Mapping[str, DeadlineTurn]) -> str:
         """SAN per part (`a6 axb5`), without check marks."""
         board = before.board
         first = turn[0].move
@@ -175,7 +177,7 @@ class Deadline(PartsVariant):
                 "or move one other man twice (the first move keeps the check, the second ends it).")
 
     # -- typed turns ----------------------------------------------------------------------------------
-    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell(self, position: Position, text: str, turns: Mapping[str, DeadlineTurn]) -> str | None:
         parts = text.split()
         if len(parts) > 2:
             return None
@@ -217,7 +219,7 @@ class Deadline(PartsVariant):
                 found.setdefault(key, set()).add(move.uci())
         return found
 
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, DeadlineTurn]) -> str:
         board = position.board
         parts = text.split()
         for part in parts:

@@ -6,7 +6,7 @@ no king or no rook on the board has lost.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -15,21 +15,22 @@ from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
 
 
-class Decastellation(ChessVariant):
+class Decastellation(ChessVariant[None]):
     slug = "decastellation"
     name = "Decastellation Chess"
     summary = "No check: capture the enemy king, or capture every enemy rook, to win."
     insufficient_material = False
     royal_king = False
+    initial_state = None     # no extra state beyond the board
 
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move here."
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         lost = {colour: self.loss_reason(board, colour) for colour in chess.COLORS}
         if lost[chess.WHITE] and lost[chess.BLACK]:
             return Outcome.draw("both sides have lost their king or rooks", Ending.GOAL)

@@ -17,10 +17,10 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
-from ..fairy import FairyVariant
+from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
 from ..notation import san
-from ..position import Drop, Judged, Position, Step, Turn, colour_of
+from ..position import Drop, Judged, Position, Step, colour_of
 
 RETURNING = "RBN"
 NAMES = {"R": "Rook", "B": "Bishop", "N": "Knight", "Q": "Queen", "K": "King", "P": "pawn"}
@@ -67,11 +67,11 @@ class Donnybrook(FairyVariant):
         """The letter (upper case) of the man the side to move must put back, or ""."""
         return position.hand(position.board.turn)
 
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, FairyTurn]:
         letter = self.waiting(position)
         if not letter:
             return {move.uci(): (Step(move),) for move in moves_on(position.board)}
-        out: dict[str, Turn] = {}
+        out: dict[str, FairyTurn] = {}
         board = position.board
         # A man placed on a square only takes that square from its own side: it blocks the moves
         # that pass over or land on it. So every placement's moves are the base moves, filtered.
@@ -86,7 +86,7 @@ class Donnybrook(FairyVariant):
                     out[head + text] = (drop, step)
         return out
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: FairyTurn) -> Position:
         board = position.edit()
         us = board.turn
         hands = position.hands
@@ -107,7 +107,7 @@ class Donnybrook(FairyVariant):
         return Position(board, hands)
 
     # -- typed turns ---------------------------------------------------------------------------------
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         parts = text.split()
         letter = self.waiting(position)
         board = position.board
@@ -148,7 +148,7 @@ class Donnybrook(FairyVariant):
             return f"{letter}@{square} {spelled} is not a legal turn here."
         return f"{letter}@{square} is fine, but {parts[1]} cannot follow it: " + self.why_not_first(placed, parts[1], rest)
 
-    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str | None:
         parts = text.split()
         if len(parts) == 2 and "@" in parts[0] and self.waiting(position):
             head = parts[0][0].upper() + parts[0][1:].lower()
@@ -164,19 +164,20 @@ class Donnybrook(FairyVariant):
             return None if step is None else prefix + step
         return super().spell(position, text, turns)
 
-    def label(self, before: Position, turn: Turn, turns: Mapping[str, Turn]) -> str:
+    def label(self, before: Position, turn: FairyTurn, turns: Mapping[str, FairyTurn]) -> str:
         """`R@d4 Nf3`: the placement, then the move in SAN on the board with the man put back."""
-        first = turn[0]
-        if not isinstance(first, Drop):
+        first, second = turn[0], turn[-1]
+        if not isinstance(first, Drop) or not isinstance(second, Step):
             return super().label(before, turn, turns)
         board = before.edit()
         chess.BaseBoard.set_piece_at(board, first.square,
                                      chess.Piece(chess.PIECE_SYMBOLS.index(first.letter.lower()), board.turn))
         head = first.text + " "
-        moves = [t[1].move for text, t in turns.items() if text.startswith(head)]
-        return head + san(board, turn[1].move, moves)
+        moves = [part.move for text, t in turns.items() if text.startswith(head)
+                 for part in t[1:] if isinstance(part, Step)]
+        return head + san(board, second.move, moves)
 
-    def why_not_first(self, position: Position, text: str, turns) -> str:
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board
         try:
             move = chess.Move.from_uci(text.lower())

@@ -15,7 +15,7 @@ A plain FEN is enough; its castling field is ignored.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -169,7 +169,7 @@ def other_moves(board: chess.Board) -> Iterator[chess.Move]:
             yield move
 
 
-def repetition_key(board: chess.Board) -> tuple:
+def repetition_key(board: chess.Board) -> tuple[str, chess.Color, chess.Square | None]:
     """What makes two positions the same: men, side to move, and an en passant square only when
     a pawn may legally take there."""
     legal_ep = any(leaves_queen_safe(board, m) for m in board.generate_pseudo_legal_ep())
@@ -182,7 +182,7 @@ def describe(board: chess.Board, square: int) -> str:
     return f"the {name} on {chess.square_name(square)}"
 
 
-class Dowager(ChessVariant):
+class Dowager(ChessVariant[None]):
     slug = "dowager"
     name = "Dowager Chess"
     summary = ("The Queen is royal and moves like the highest man you still have; "
@@ -193,15 +193,16 @@ class Dowager(ChessVariant):
     promotions = "krbn"
     insufficient_material = False      # ruling 8
     faults = BOARD_FAULTS
+    initial_state = None     # no extra state beyond the board
 
     # -- FEN -------------------------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, None]:
         fields = fen.split()
         if len(fields) >= 3:
             fields[2] = "-"            # castling rights are ignored
         return super().load(" ".join(fields))
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: None) -> None:
         super().validate(board, state)
         for colour in chess.COLORS:
             if len(board.pieces(chess.QUEEN, colour)) != 1:
@@ -211,19 +212,19 @@ class Dowager(ChessVariant):
             raise ValueError(f"{colour_name(not board.turn).capitalize()}'s Queen is in check, "
                              "but it is not their turn.")
 
-    def fen(self, board: chess.Board, state: Any) -> str:
+    def fen(self, board: chess.Board, state: None) -> str:
         fields = board.fen(en_passant="xfen").split()
         if fields[3] != "-" and not any(board.is_en_passant(m) for m in self.legal(board, state)):
             fields[3] = "-"            # keep the square only when a legal capture there exists
         return " ".join(fields)
 
     # -- moves -----------------------------------------------------------------------------------
-    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+    def legal(self, board: chess.Board, state: None) -> list[chess.Move]:
         moves = [m for m in other_moves(board) if leaves_queen_safe(board, m)]
         moves.extend(queen_moves(board, board.turn))
         return moves
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         """Candidates a player may try, legal or not, so that a refusal can say why: the other
         men's pseudo-legal moves (queen promotions included) and every square a Queen of any
         power could reach."""
@@ -239,10 +240,10 @@ class Dowager(ChessVariant):
             for target in chess.scan_forward(reach):
                 yield chess.Move(origin, target)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return move in self.legal(board, state)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         colour = board.turn
         if move.promotion == chess.QUEEN:
             return ("A pawn promotes to a King, Rook, Bishop or Knight, never to a Queen: "
@@ -282,7 +283,7 @@ class Dowager(ChessVariant):
         return describe(board, chess.lsb(found)) if found else "an enemy man"
 
     # -- repetition ------------------------------------------------------------------------------
-    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+    def count_repetitions(self, board: chess.Board, state: None) -> int:
         """Repetitions as in standard chess (ruling 8): an en passant square makes a position
         different only when a legal capture there exists, legal meaning the mover's Queen is safe
         (python-chess's own test would protect the King instead)."""
@@ -300,17 +301,17 @@ class Dowager(ChessVariant):
         return count
 
     # -- check and the end -----------------------------------------------------------------------
-    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+    def checked_kings(self, board: chess.Board, state: None) -> list[chess.Square]:
         """The side to move's Queen when she is in check (marked on the board image)."""
         queen = queen_square(board, board.turn)
         return [queen] if queen is not None and queen_checkers(board, board.turn) else []
 
     stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # ruling 6: stalemate loses
 
-    def in_check(self, board: chess.Board, state: Any) -> bool:
+    def in_check(self, board: chess.Board, state: None) -> bool:
         return bool(queen_checkers(board, board.turn))
 
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: None) -> str:
         parts = []
         for colour in chess.COLORS:
             kind = power(board, colour)

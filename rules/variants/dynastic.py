@@ -14,7 +14,7 @@ is refused (ruling 9): the game would be over.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -81,7 +81,7 @@ def is_castling_like(board: chess.Board, move: chess.Move) -> bool:
     return (move.from_square, move.to_square) in CASTLING_LIKE and bool(board.kings & chess.BB_SQUARES[move.from_square])
 
 
-class Dynastic(ChessVariant):
+class Dynastic(ChessVariant[None]):
     slug = "dynastic"
     name = "Dynastic Chess"
     summary = ("Capture both the enemy King and Queen. No check. A monarch moves like a Queen from "
@@ -91,15 +91,16 @@ class Dynastic(ChessVariant):
     castling = False
     promotions = "rbn"
     insufficient_material = False      # ruling 7
+    initial_state = None     # no extra state beyond the board
 
     # -- FEN -------------------------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, None]:
         fields = fen.split()
         if len(fields) >= 3:
             fields[2] = "-"            # ruling 8: castling rights are ignored
         return super().load(" ".join(fields))
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: None) -> None:
         # A side that has lost its King is fine (the Queen moves on as a King); only the monarchs
         # are counted here.
         bad = board.status() & BOARD_FAULTS
@@ -114,13 +115,13 @@ class Dynastic(ChessVariant):
                                  "the game would be over.")
 
     # -- moves -----------------------------------------------------------------------------------
-    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+    def legal(self, board: chess.Board, state: None) -> list[chess.Move]:
         moves = [m for m in board.generate_pseudo_legal_moves(from_mask=~(board.kings | board.queens))
                  if m.promotion != chess.QUEEN]
         moves.extend(monarch_moves(board))
         return moves
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         """Candidates a player may try, legal or not, so that a refusal can say why: every
         pseudo-legal FIDE move (queen promotions too) and every square a monarch could reach with
         any of its three patterns."""
@@ -133,10 +134,10 @@ class Dynastic(ChessVariant):
             for target in chess.scan_forward(every & ~own):
                 yield chess.Move(square, target)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return move in self.legal(board, state)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         if move.promotion == chess.QUEEN:
             return "In Dynastic Chess a pawn promotes only to a Rook, Bishop or Knight."
         piece = board.piece_at(move.from_square)
@@ -155,7 +156,7 @@ class Dynastic(ChessVariant):
             return f"Your {name} moves {how} now, because {why}, so it cannot move to {chess.square_name(move.to_square)}."
         return f"{move.uci()} is not allowed in {self.name}."
 
-    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+    def push(self, board: chess.Board, state: None, move: chess.Move) -> None:
         if not is_castling_like(board, move):
             board.push(move)
             return state
@@ -180,13 +181,13 @@ class Dynastic(ChessVariant):
         return san(board, move, legal)
 
     # -- the end ---------------------------------------------------------------------------------
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         for colour in chess.COLORS:
             if not monarchs_left(board, colour):
                 return Outcome.win(colour_name(not colour), "captured king and queen", "goal")
         return None   # no legal move: stalemate draws, the kings not being royal (ruling 6)
 
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: None) -> str:
         parts = []
         for colour in chess.COLORS:
             left = [NAMES[k] for k in MONARCHS if board.pieces_mask(k, colour)]

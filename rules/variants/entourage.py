@@ -10,7 +10,7 @@ game carries the winning capture as field 7 (`king` or `escort`) so that it relo
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -44,7 +44,7 @@ def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
         abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1
 
 
-class Entourage(ChessVariant):
+class Entourage(ChessVariant[str | None]):
     slug = "entourage"
     name = "Entourage Chess"
     summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
@@ -54,17 +54,17 @@ class Entourage(ChessVariant):
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
 
     # -- FEN ---------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> str | None:
         if not fields:
             return None
         if len(fields) == 1 and fields[0] in REASONS:
             return fields[0]
         raise ValueError("Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort').")
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: str | None) -> list[str]:
         return [state] if state else []
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         kingless = [c for c in chess.COLORS if board.king(c) is None]
         if state == "king":
@@ -75,7 +75,7 @@ class Entourage(ChessVariant):
 
 
     # -- moves -------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
         """Pseudo-legal moves with castling made by hand; every two-square King move from e1/e8
         is a candidate so that a refused castling can be explained."""
         for move in board.generate_pseudo_legal_moves():
@@ -86,15 +86,15 @@ class Entourage(ChessVariant):
             for _, target, _ in CASTLES.get(king, ()):
                 yield chess.Move(king, target)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
         return not is_two_square_king_move(board, move) or move in castles(board)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
         return ("You may castle only if your King and that Rook have not moved and every square between "
                 "them is empty (attacked squares do not matter in Entourage Chess).")
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:
         if captured is None:
             return None
         if captured.piece_type == chess.KING:
@@ -106,7 +106,7 @@ class Entourage(ChessVariant):
         return None
 
     # -- the end -------------------------------------------------------------------------------
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
         return Outcome.win(colour_name(not board.turn), REASONS[state], Ending.GOAL) if state else None
 
 

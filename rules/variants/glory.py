@@ -7,7 +7,7 @@ Everything is read off the board, so the FEN is plain; its en passant field is i
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -28,13 +28,14 @@ def is_double_step(board: chess.Board, move: chess.Move) -> bool:
     return bool(board.pawns & chess.BB_SQUARES[move.from_square]) and abs(move.to_square - move.from_square) == 16
 
 
-class Glory(ChessVariant):
+class Glory(ChessVariant[None]):
     slug = "glory"
     name = "Glory Chess"
     summary = "Checkmate, or get a pawn to the enemy's second rank and keep it there. No double step."
     double_step = False
+    initial_state = None     # no extra state beyond the board
 
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, None]:
         # No double step, so no en passant, whatever the FEN says (ruling 7): blank the field before
         # parsing, so that even an e.p. square python-chess would call invalid is simply ignored.
         fields = fen.split()
@@ -44,19 +45,19 @@ class Glory(ChessVariant):
         board.ep_square = None
         return board, state
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         # Double steps stay candidates so that `explain` can say why they are refused.
         yield from board.legal_moves
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return not is_double_step(board, move)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         if is_double_step(board, move):
             return "Pawns never double-step in Glory Chess: a pawn always moves one square."
         return super().explain(board, state, move)
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         if not legal and board.is_check():
             return None   # checkmate comes first (the no-move step)
         turn, last = board.turn, not board.turn

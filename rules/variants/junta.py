@@ -11,7 +11,7 @@ has already lost is refused, except the FEN of a finished game, which carries fi
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -32,7 +32,7 @@ def defeat(board: chess.Board, colour: chess.Color) -> str | None:
     return None
 
 
-class Junta(ChessVariant):
+class Junta(ChessVariant[str | None]):
     slug = "junta"
     name = "Junta Chess"
     summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
@@ -45,23 +45,23 @@ class Junta(ChessVariant):
     initial_state = None     # None while playing; FINISHED once the goal is met
 
     # -- FEN ---------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> str | None:
         if not fields:
             return None
         if fields == [FINISHED]:
             return FINISHED
         raise ValueError(f"Junta Chess uses a plain six-field FEN (field 7 may only be '{FINISHED}').")
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: str | None) -> list[str]:
         return [FINISHED] if state else []
 
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, str | None]:
         fields = fen.split()
         if len(fields) >= 3:
             fields[2] = "-"          # ruling 7: castling rights are ignored
         return super().load(" ".join(fields))
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         lost = [c for c in chess.COLORS if defeat(board, c)]
         if state == FINISHED:
@@ -74,7 +74,7 @@ class Junta(ChessVariant):
 
 
     # -- moves -------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
         """Every pseudo-legal move, plus the Knight promotions and castling tries that `allows`
         refuses (so that a player typing one is told why)."""
         yield from board.generate_pseudo_legal_moves()
@@ -83,23 +83,23 @@ class Junta(ChessVariant):
             for target in CASTLING_TRIES[king]:
                 yield chess.Move(king, target)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
         if move.promotion == chess.KNIGHT:
             return False
         return not (board.kings & chess.BB_SQUARES[move.from_square]
                     and abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
         if move.promotion == chess.KNIGHT:
             return "In Junta Chess a pawn promotes only to a Queen, Rook or Bishop, never to a Knight."
         return "There is no castling in Junta Chess."
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:
         return FINISHED if captured is not None and defeat(board, captured.color) else None
 
     # -- the end -------------------------------------------------------------------------------
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
         for colour in chess.COLORS:
             reason = defeat(board, colour)
             if reason:

@@ -12,7 +12,7 @@ python-chess pushes a promotion in the mover's colour; `after_move` recolours th
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -36,7 +36,7 @@ def makes_king(board: chess.Board, move: chess.Move) -> bool:
     return king_of(board, not board.turn) is None
 
 
-class Kingmaker(ChessVariant):
+class Kingmaker(ChessVariant[None]):
     slug = "kingmaker"
     name = "Kingmaker Chess"
     summary = "Promote a pawn into the enemy King, then force it to be the only man that can move."
@@ -44,8 +44,9 @@ class Kingmaker(ChessVariant):
     start_fen = START
     castling = False
     promotions = "qrbnk"
+    initial_state = None     # no extra state beyond the board
 
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: None) -> str:
         said = []
         for colour, side, maker in ((chess.WHITE, "White", "Black"), (chess.BLACK, "Black", "White")):
             king = king_of(board, colour)
@@ -54,7 +55,7 @@ class Kingmaker(ChessVariant):
         return "; ".join(said)
 
     # -- set-up and FEN ----------------------------------------------------------------------
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: None) -> None:
         for colour in chess.COLORS:
             if chess.popcount(board.kings & board.occupied_co[colour]) > 1:
                 raise ValueError(f"Invalid position for {self.name}: {colour_name(colour)} has two kings.")
@@ -62,7 +63,7 @@ class Kingmaker(ChessVariant):
             raise ValueError(f"Invalid position for {self.name}: {board.status()!r}")
 
     # -- moves ---------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         yield from super().generate(board, state)
         # King promotions, which python-chess never makes: every pseudo-legal pawn step or capture
         # onto the last rank; `allows` then applies the whole safety test of ruling 2.
@@ -71,7 +72,7 @@ class Kingmaker(ChessVariant):
             if move.promotion == chess.QUEEN:
                 yield chess.Move(move.from_square, move.to_square, chess.KING)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         if board.kings & chess.BB_SQUARES[move.to_square]:
             return False   # a King is never captured
         if not move.promotion:
@@ -91,7 +92,7 @@ class Kingmaker(ChessVariant):
         own = king_of(after, mover)
         return own is None or not after.attackers_mask(not mover, own)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         square = chess.square_name(move.to_square)
         if board.kings & chess.BB_SQUARES[move.to_square]:
             return "A King can never be captured."
@@ -110,8 +111,8 @@ class Kingmaker(ChessVariant):
             return "You have already made your opponent's King: promote to a queen, rook, bishop or knight."
         return super().explain(board, state, move)
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> None:
         if move.promotion == chess.KING:
             # python-chess put a King of the mover's colour there; it belongs to the opponent.
             # BaseBoard.set_piece_at, unlike Board.set_piece_at, keeps the move stack for pop().
@@ -122,7 +123,7 @@ class Kingmaker(ChessVariant):
     mated = None
     stalemated = NoMove("loses", "no legal moves", Ending.NO_MOVE)
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         king = king_of(board, board.turn)
         if legal and king is not None and all(m.from_square == king for m in legal):
             return Outcome.win(colour_name(not board.turn), "forced to move the king", Ending.GOAL)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import chess
 
@@ -132,17 +132,18 @@ def describe_threat(board: chess.Board, threat: Threat) -> str:
     return f"{name} would complete the line {'-'.join(chess.square_name(sq) for sq in line)}"
 
 
-class Linkage(ChessVariant):
+class Linkage(ChessVariant[None]):
     slug = "linkage"
     name = "Linkage Chess"
     summary = "Checkmate, or linkage-mate: a King must not be left where a move makes a line of four men with it."
     insufficient_material = False   # replaced by `is_dead`: only K v K, KB v K and KN v K
+    initial_state = None     # no extra state beyond the board
 
     # -- moves ---------------------------------------------------------------------------------
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return next(threats(after(board, move)), None) is None
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         position = after(board, move)
         threat = next(threats(position), None)
         if threat is None:   # not refused by this variant
@@ -154,12 +155,12 @@ class Linkage(ChessVariant):
         return (f"That leaves your King open to a linkage-capture: {detail} with your King in it.")
 
     # -- the end -------------------------------------------------------------------------------
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_no_move(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         if not legal and not board.is_check() and is_linkage_check(board):
             return Outcome.win(colour_name(not board.turn), "linkage-mate", Ending.GOAL)
         return super().judge_no_move(board, state, legal)
 
-    def is_dead(self, board: chess.Board, state: Any) -> bool:
+    def is_dead(self, board: chess.Board, state: None) -> bool:
         return is_dead(board)
 
     def info(self) -> VariantInfo:
@@ -167,7 +168,7 @@ class Linkage(ChessVariant):
                                    create=lambda seed, fen: LinkageGame(self, seed=seed, fen=fen))
 
 
-class LinkageGame(ChessGame):
+class LinkageGame(ChessGame[None]):
     """A Linkage game whose board picture marks the lines of a linkage-check."""
 
     def view(self) -> BoardView:

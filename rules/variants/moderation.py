@@ -8,7 +8,6 @@ checks whose only replies to a check would give check (ruling 4).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import chess
 
@@ -19,14 +18,14 @@ MATE_DEPTH = 8   # plies of check-answered-by-check looked through before callin
 _FIELD = re.compile(r"\+([0-3])\+([0-3])")
 
 
-class Moderation(ChessVariant):
+class Moderation(ChessVariant[tuple[int, int]]):
     slug = "moderation"
     name = "Moderation Chess"
     summary = "Checkmate the king, but you may give only three checks; a fourth check must be mate."
     initial_state = (0, 0)   # checking moves made by (white, black)
 
     # -- FEN -----------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> tuple[int, int]:
         if not fields:
             return self.initial_state
         match = _FIELD.fullmatch(fields[0]) if len(fields) == 1 else None
@@ -34,30 +33,30 @@ class Moderation(ChessVariant):
             raise ValueError("Moderation Chess FEN field 7 counts checks made, as +W+B with 0-3 each, e.g. +1+0.")
         return int(match[1]), int(match[2])
 
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: tuple[int, int]) -> str:
         return f"Checks left: White {max(0, 3 - state[0])}, Black {max(0, 3 - state[1])}"
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: tuple[int, int]) -> list[str]:
         return [f"+{state[0]}+{state[1]}"]
 
     # -- moves ---------------------------------------------------------------------------------
     @staticmethod
-    def used(state: Any, colour: chess.Color) -> int:
+    def used(state: tuple[int, int], colour: chess.Color) -> int:
         return state[0] if colour == chess.WHITE else state[1]
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: tuple[int, int], move: chess.Move) -> bool:
         if self.used(state, board.turn) < BUDGET or not board.gives_check(move):
             return True
         return self.is_mating(board, state, move, MATE_DEPTH)
 
-    def is_mating(self, board: chess.Board, state: Any, move: chess.Move, depth: int) -> bool:
+    def is_mating(self, board: chess.Board, state: tuple[int, int], move: chess.Move, depth: int) -> bool:
         """Does this checking move leave the opponent in check with no legal move (variant rules)?"""
         after = board.copy(stack=False)
         new_state = self.bump(state, board.turn)
         after.push(move)
         return not self.has_legal_move(after, new_state, depth - 1)
 
-    def has_legal_move(self, board: chess.Board, state: Any, depth: int) -> bool:
+    def has_legal_move(self, board: chess.Board, state: tuple[int, int], depth: int) -> bool:
         exhausted = self.used(state, board.turn) >= BUDGET
         checking = []
         for reply in board.legal_moves:
@@ -68,24 +67,24 @@ class Moderation(ChessVariant):
             return bool(checking)   # too deep to tell: assume a reply exists (the check is not mate)
         return any(self.is_mating(board, state, reply, depth) for reply in checking)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: tuple[int, int], move: chess.Move) -> str:
         return ("You have used all three of your checks: you may give check again only if it is "
                 "checkmate.")
 
     @staticmethod
-    def bump(state: Any, colour: chess.Color) -> Any:
+    def bump(state: tuple[int, int], colour: chess.Color) -> tuple[int, int]:
         white, black = state
         if colour == chess.WHITE:
             return min(white + 1, BUDGET), black
         return white, min(black + 1, BUDGET)
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: tuple[int, int], move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> tuple[int, int]:
         # The move checked exactly when the side now to move is in check (ruling 1).
         return self.bump(state, not board.turn) if board.is_check() else state
 
     # -- the end -------------------------------------------------------------------------------
-    def count_repetitions(self, board: chess.Board, state: Any) -> int:
+    def count_repetitions(self, board: chess.Board, state: tuple[int, int]) -> int:
         return repetitions_with_budgets(board)   # the budgets are part of the position
 
 

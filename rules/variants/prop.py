@@ -8,7 +8,7 @@ pawn-move reset and would corrupt a count stored there.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -37,7 +37,7 @@ def is_defended_after(board: chess.Board, move: chess.Move) -> bool:
         board.pop()
 
 
-class Prop(ChessVariant):
+class Prop(ChessVariant[int]):
     slug = "prop"
     name = "Prop Chess"
     summary = "Move only to defended squares, forward when you can; leave the opponent without a move."
@@ -46,27 +46,27 @@ class Prop(ChessVariant):
     initial_state = 0         # half-moves since the last capture
 
     # -- FEN: the half-move field is the capture-free count -----------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, int]:
         board, _ = super().load(fen)
         return board, board.halfmove_clock
 
-    def fen(self, board: chess.Board, state: Any) -> str:
+    def fen(self, board: chess.Board, state: int) -> str:
         fields = super().fen(board, state).split()
         fields[4] = str(state)
         return " ".join(fields)
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: int) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)
 
-    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+    def legal(self, board: chess.Board, state: int) -> list[chess.Move]:
         defended = [m for m in self.generate(board, state) if is_defended_after(board, m)]
         forward = [m for m in defended if is_forward(board, m)]
         return forward or defended
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: int, move: chess.Move) -> bool:
         return move in self.legal(board, state)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: int, move: chess.Move) -> str:
         to = chess.square_name(move.to_square)
         if not is_defended_after(board, move):
             return (f"{to} would not be defended: a man may only move to a square another of "
@@ -74,20 +74,20 @@ class Prop(ChessVariant):
         example = next((m.uci() for m in self.legal(board, state)), "")
         return f"You have a forward move to a defended square, so you must move forward (e.g. {example})."
 
-    def push(self, board: chess.Board, state: Any, move: chess.Move) -> Any:
+    def push(self, board: chess.Board, state: int, move: chess.Move) -> int:
         capture = board.is_capture(move)
         board.push(move)
         return 0 if capture else state + 1
 
     stalemated = NoMove("loses", "cannot move", Ending.NO_MOVE)
 
-    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_draws(self, board: chess.Board, state: int, legal: list[chess.Move]) -> Outcome | None:
         """Not FIDE's draws (`fide_draws` is off): 25 moves without a capture, and fivefold repetition."""
         if state >= CAPTURE_FREE_LIMIT:
             return Outcome.draw("25 moves without a capture", Ending.FIFTY_MOVES)
         return FIVEFOLD if self.count_repetitions(board, state) >= 5 else None
 
-    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+    def claimable_draw(self, board: chess.Board, state: int) -> str | None:
         return "threefold repetition" if self.count_repetitions(board, state) >= 3 else None
 
 

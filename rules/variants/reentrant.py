@@ -25,12 +25,13 @@ from ..position import (
     PartsVariant,
     Position,
     Step,
-    Turn,
     colour_of,
     explain_by_prefix,
     sort_hand,
     split_hands,
 )
+
+ReentrantTurn = tuple[Step | Drop]   # one move or one drop
 
 LEFT = chess.BB_FILE_A | chess.BB_FILE_B | chess.BB_FILE_C | chess.BB_FILE_D
 RIGHT = chess.BB_ALL & ~LEFT
@@ -63,7 +64,7 @@ def owner(board: chess.Board, square: int) -> bool | None:
     return chess.WHITE if colour == colour_on(chess.WHITE, half(square)) else chess.BLACK
 
 
-class Reentrant(PartsVariant):
+class Reentrant(PartsVariant[ReentrantTurn]):
     slug = "reentrant"
     name = "Reentrant Chess"
     summary = "Two half-boards; your men are black on one, white on the other; captured men re-enter."
@@ -131,12 +132,12 @@ class Reentrant(PartsVariant):
         return [sq for sq in self.monarchs(board, board.turn) if self.attacked(board, sq)]
 
     # -- turns -------------------------------------------------------------------------------------
-    def candidates(self, position: Position) -> list[Turn]:
+    def candidates(self, position: Position) -> list[ReentrantTurn]:
         board = position.board
         us = board.turn
         mine = owned(board, us)
         theirs = owned(board, not us)
-        out: list[Turn] = []
+        out: list[ReentrantTurn] = []
         for square in chess.scan_forward(mine):
             moves, attacks = self.table.reach(board, square, man_at(board, square))
             for to in chess.scan_forward(moves | (attacks & theirs & ~(board.kings | board.queens))):
@@ -149,15 +150,15 @@ class Reentrant(PartsVariant):
                 out.append((Drop(letter.upper(), to),))
         return out
 
-    def turns(self, position: Position) -> dict[str, Turn]:
-        out: dict[str, Turn] = {}
+    def turns(self, position: Position) -> dict[str, ReentrantTurn]:
+        out: dict[str, ReentrantTurn] = {}
         for turn in self.candidates(position):
             after = self.after(position, turn)
             if not any(self.attacked(after.board, sq) for sq in self.monarchs(after.board, position.board.turn)):
                 out[turn[0].text] = turn
         return out
 
-    def after(self, position: Position, turn: Turn) -> Position:
+    def after(self, position: Position, turn: ReentrantTurn) -> Position:
         board = position.edit()
         us = board.turn
         hands = position.hands
@@ -183,7 +184,7 @@ class Reentrant(PartsVariant):
         return Position(board, hands)
 
     # -- typed turns and the end ---------------------------------------------------------------------
-    def spell(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str | None:
+    def spell(self, position: Position, text: str, turns: Mapping[str, ReentrantTurn]) -> str | None:
         text = text.strip()
         if "@" in text:
             candidate = text[0].upper() + text[1:].lower()
@@ -191,7 +192,7 @@ class Reentrant(PartsVariant):
             candidate = text.lower()
         return candidate if candidate in turns else None
 
-    def explain(self, position: Position, text: str, turns: Mapping[str, Turn]) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, ReentrantTurn]) -> str:
         board = position.board
         parts = text.split()
         if len(parts) > 1:

@@ -9,13 +9,13 @@ the two Queens facing each other. Checkmate of the Queen wins; no move otherwise
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import chess
 
-from ..fairy import FairyVariant
+from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Royalty, man_at
-from ..position import Position, Step, Turn
+from ..position import Position, Step
 
 NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "Knight", chess.BISHOP: "Bishop", chess.ROOK: "Rook",
          chess.QUEEN: "Queen", chess.KING: "King"}
@@ -129,7 +129,7 @@ class Regent(FairyVariant):
     def barred_all(self, board: chess.Board) -> dict[int, set[str]]:
         return {q: self.barred(board, q) for q in chess.scan_forward(board.queens & board.occupied_co[board.turn])}
 
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, FairyTurn]:
         board = position.board
         work = board.copy(stack=False)
         barred = self.barred_all(board)
@@ -141,7 +141,7 @@ class Regent(FairyVariant):
         found = self.verdict(board, board.copy(stack=False), move, self.barred_all(board))
         return found or "That is not a legal move here."
 
-    def why_not_first(self, position: Position, text: str, turns) -> str:
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board
         try:
             move = chess.Move.from_uci(text.lower())

@@ -10,12 +10,14 @@ separation (a loss) when only the quadrant rule stops every move, else stalemate
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import chess
 
 from ..core import Ending, Outcome
-from ..fairy import FairyVariant
+from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
-from ..position import Judged, Position, Step, Turn, colour_of
+from ..position import Judged, Position, Step, colour_of
 
 OK, CHECK, QUADRANT = "ok", "check", "quadrant"
 
@@ -95,7 +97,7 @@ class Separation(FairyVariant):
             work.pop()
         return found
 
-    def turns(self, position: Position) -> dict[str, Turn]:
+    def turns(self, position: Position) -> dict[str, FairyTurn]:
         return {m.uci(): (Step(m),) for m, v in self.verdicts(position).items() if v == OK}
 
     def why_refused(self, position: Position, move: chess.Move) -> str:
@@ -107,7 +109,7 @@ class Separation(FairyVariant):
             return "You must end your King's check (your Queen may stay in check, but may not move into one)."
         return "That leaves your King or Queen in check."
 
-    def why_not_first(self, position: Position, text: str, turns) -> str:
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board
         try:
             move = chess.Move.from_uci(text.lower())

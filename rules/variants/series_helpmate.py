@@ -52,11 +52,12 @@ def describe(board: chess.Board, moves: tuple[chess.Move, ...]) -> str:
     return f"series-helpmate demonstration: {mover} could mate {victim} with {' then '.join(names)}"
 
 
-class SeriesHelpmate(ChessVariant):
+class SeriesHelpmate(ChessVariant[None]):
     slug = "series-helpmate"
     name = "Series Helpmate Chess"
     summary = ("Giving checkmate loses; win when your opponent could mate you with one move, or "
                "two in a row (the first not a check).")
+    initial_state = None     # no extra state beyond the board
 
     mated = NoMove("wins", "checkmate: the mated player wins", Ending.CHECKMATE)
 

@@ -12,7 +12,6 @@ The outcome is read off the board (a side with no men has lost), so a plain FEN 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import chess
 
@@ -56,7 +55,7 @@ def shrapnel(board: chess.Board, move: chess.Move, mover: chess.Piece) -> list[c
     return first_men(board.occupied, move.to_square, steps)
 
 
-class Shrapnel(ChessVariant):
+class Shrapnel(ChessVariant[None]):
     slug = "shrapnel"
     name = "Shrapnel Chess"
     summary = "Remove every enemy man. Captures also blow away the nearest man on four rays. No check."
@@ -65,9 +64,10 @@ class Shrapnel(ChessVariant):
     castling = False
     insufficient_material = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
+    initial_state = None     # no extra state beyond the board
 
     # -- FEN -----------------------------------------------------------------------------------
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: None) -> None:
         super().validate(board, state)
         if not board.occupied_co[not board.turn]:
             side = colour_name(not board.turn)
@@ -75,11 +75,11 @@ class Shrapnel(ChessVariant):
                              f"move leads there.")
 
     # -- moves ---------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         return pseudo_legal_moves(self, board)
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> None:
         if captured is not None and mover is not None:
             for square in shrapnel(board, move, mover):
                 # BaseBoard.remove_piece_at, unlike Board.remove_piece_at, keeps the move stack
@@ -90,7 +90,7 @@ class Shrapnel(ChessVariant):
     # -- the end -------------------------------------------------------------------------------
     stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.NO_MOVE)
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         return None if board.occupied_co[board.turn] else Outcome.win(colour_name(not board.turn), ALL_CAPTURED,
                                                                       Ending.GOAL)
 

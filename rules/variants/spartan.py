@@ -6,7 +6,6 @@ Moves are counted with the FEN full-move number, so a position set by FEN keeps 
 """
 from __future__ import annotations
 
-from typing import Any
 
 import chess
 
@@ -21,20 +20,21 @@ def black_failed(reason: str, kind: Ending) -> Outcome:
     return Outcome.win(WHITE, f"{reason}: Black failed to mate", kind)
 
 
-class Spartan(ChessVariant):
+class Spartan(ChessVariant[None]):
     slug = "spartan"
     name = "Spartan Chess"
     summary = "White lacks Ra1, Nb1, Bc1: Black must checkmate by move 60, or White wins."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/3QKBNR w Kkq - 0 1"
     fide_draws = False   # no draws: every draw-like ending is Black's failure (ruling 2, 4)
+    initial_state = None     # no extra state beyond the board
 
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: None) -> str:
         left = MOVE_LIMIT - board.fullmove_number + 1
         return f"Black must mate by move {MOVE_LIMIT}: {max(0, left)} move{'s' if left != 1 else ''} to go"
 
     stalemated = NoMove("white", "stalemate: Black failed to mate", Ending.STALEMATE)   # whoever is stalemated
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         if board.fullmove_number <= MOVE_LIMIT:
             return None
         # Black's mate counts only on or before his 60th move: with White mated and to move,
@@ -43,7 +43,7 @@ class Spartan(ChessVariant):
             return None   # a mate that counts: the no-move step
         return Outcome.win(WHITE, f"Black did not mate within {MOVE_LIMIT} moves", Ending.GOAL)
 
-    def judge_draws(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_draws(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         """No draws (`fide_draws` is off): every draw-like ending is Black's failure (ruling 2, 4)."""
         if board.is_insufficient_material():
             return black_failed("dead position", Ending.MATERIAL)
@@ -53,7 +53,7 @@ class Spartan(ChessVariant):
             return black_failed("threefold repetition", Ending.REPETITION)
         return None
 
-    def claimable_draw(self, board: chess.Board, state: Any) -> str | None:
+    def claimable_draw(self, board: chess.Board, state: None) -> str | None:
         return None   # nothing to claim: repetition and 50 moves end the game at once, 1-0
 
 

@@ -11,7 +11,6 @@ material test) are the standard slug's. No extra state: plain FEN.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import chess
 
@@ -56,20 +55,21 @@ def is_submission(board: chess.Board, legal: list[chess.Move]) -> bool:
     return board.kings & chess.BB_SQUARES[reply.from_square] != 0 and not board.is_capture(reply)
 
 
-class Submission(ChessVariant):
+class Submission(ChessVariant[None]):
     slug = "submission"
     name = "Submission Chess"
     summary = ("Checkmate is forbidden: win by a check whose only answer is a King move that "
                "captures nothing.")
+    initial_state = None     # no extra state beyond the board
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return is_permitted(board, move)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         return ("That move would checkmate, and checkmating is not allowed in Submission Chess. "
                 "Win by a check whose only answer is a King move to an empty square.")
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: None) -> None:
         super().validate(board, state)
         if is_mated(board):
             raise ValueError("Invalid position for Submission Chess: the side to move is "
@@ -77,7 +77,7 @@ class Submission(ChessVariant):
 
     mated = None   # never mate: a mating move is not permitted, so no legal move is a stalemate
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         if not is_submission(board, legal):
             return None
         reply = san(board, legal[0], legal)

@@ -16,7 +16,6 @@ judged as it stands). After a winning check with the clock at 0 (a pawn move) th
 """
 from __future__ import annotations
 
-from typing import Any
 
 import chess
 
@@ -74,59 +73,59 @@ def wins_as_it_stands(position: chess.Board, capturing: bool) -> bool:
     return position.is_check() and is_triple_check(position, capturing) and not position.is_checkmate()
 
 
-class TripleCheck(ChessVariant):
+class TripleCheck(ChessVariant[str | None]):
     slug = "triple-check"
     name = "Triple Check Chess"
     summary = "Check only with a safe, defended or non-capturing man; a check that is all three wins."
     initial_state = None            # None, or WON after a winning triple check
 
     # -- FEN -----------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> str | None:
         if not fields:
             return None
         if fields == [WON]:
             return WON
         raise ValueError(f"Triple Check Chess FEN field 7, if present, is '{WON}'.")
 
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, str | None]:
         board, state = super().load(fen)
         if state is None and board.halfmove_clock > 0 and wins_as_it_stands(board, capturing=False):
             state = WON     # the last move captured nothing: the check on the board decides
         return board, state
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         if state and not board.is_check():
             raise ValueError(f"FEN field 7 says '{WON}', but the side to move is not in check.")
 
-    def fen(self, board: chess.Board, state: Any) -> str:
+    def fen(self, board: chess.Board, state: str | None) -> str:
         # The field is needed only where the board cannot tell (clock at 0: capture or pawn move).
         marker = [WON] if state == WON and board.halfmove_clock == 0 else []
         return " ".join([board.fen(), *marker])
 
     # -- moves ---------------------------------------------------------------------------------
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
         if not board.is_capture(move) or not may_check(board, move) or not board.gives_check(move):
             return True      # no check, or a non-capturing one: every checker qualifies
         return not checker_faults(board, move)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
         faults = checker_faults(board, move)
         who = " and ".join(faults)
         return (f"That check is not allowed: it captures, and {who} could be taken and is not "
                 "defended. A check must be safe, defended or non-capturing.")
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:
         return WON if wins_as_it_stands(board, capturing=captured is not None) else None
 
     # -- the end -------------------------------------------------------------------------------
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
         if state != WON or board.is_checkmate():
             return None   # a checkmate comes first (the no-move step)
         return Outcome.win(colour_name(not board.turn), "triple check", Ending.GOAL)
 
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_no_move(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
         if not legal and any(True for _ in board.generate_legal_moves()):   # ruling 5
             return Outcome.win(colour_name(not board.turn), "forced to give an illegal check", Ending.NO_MOVE)
         return super().judge_no_move(board, state, legal)

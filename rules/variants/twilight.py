@@ -10,7 +10,6 @@ reloads finished; a plain six-field FEN means "no capture win yet".
 """
 from __future__ import annotations
 
-from typing import Any
 
 import chess
 
@@ -34,30 +33,30 @@ def group_count(board: chess.Board, marker: str, colour: chess.Color) -> int:
     return sum(len(board.pieces(t, colour)) for t in GROUPS[marker][0])
 
 
-class Twilight(ChessVariant):
+class Twilight(ChessVariant[str | None]):
     slug = "twilight"
     name = "Twilight Chess"
     summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
     insufficient_material = False
     initial_state = None     # None, or the GROUPS marker of the capture that just won
 
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> str | None:
         if not fields:
             return None
         if len(fields) == 1 and fields[0] in GROUPS:
             return fields[0]
         raise ValueError("Twilight Chess FEN field 7, if present, is last-pawn, last-minor or last-major.")
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: str | None) -> list[str]:
         return [state] if state else []
 
-    def validate(self, board: chess.Board, state: Any) -> None:
+    def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         if state and group_count(board, state, board.turn):
             raise ValueError(f"FEN field 7 says {state}, but the side to move still has men of that group.")
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:
         if captured is None:
             return None
         marker = group_of(captured.piece_type)
@@ -67,12 +66,12 @@ class Twilight(ChessVariant):
 
     stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # checkmate or stalemate: the mover wins
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
         if state:                       # ruling 4: prefer the capture condition
             return Outcome.win(colour_name(not board.turn), GROUPS[state][1], Ending.GOAL)
         return None
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."
 
 

@@ -9,12 +9,14 @@ opponent has nothing left but his monarchs.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import chess
 
 from ..core import Outcome
-from ..fairy import FairyVariant
+from ..fairy import FairyTurn, FairyVariant
 from ..men import Man, Royalty, man_at
-from ..position import Drop, Judged, Position, colour_of
+from ..position import Drop, Judged, Position, Step, colour_of
 
 
 class Tyrant(FairyVariant):
@@ -36,13 +38,13 @@ class Tyrant(FairyVariant):
                 if len(board.pieces(kind, colour)) > 1:
                     raise ValueError("Each side has at most one King and one Queen.")
 
-    def follow_ups(self, position: Position, move: chess.Move, after: chess.Board) -> list[tuple]:
+    def follow_ups(self, position: Position, move: chess.Move, after: chess.Board) -> list[tuple[Step | Drop, ...]]:
         captured = position.board.piece_type_at(move.to_square)
         if captured not in (chess.KING, chess.QUEEN):
             return [()]
         return [(Drop(chess.piece_symbol(captured).upper(), sq),) for sq in placements(after, not after.turn)]
 
-    def explain(self, position: Position, text: str, turns) -> str:
+    def explain(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         parts = text.split()
         first = self.spell_first(position, parts[0], turns)
         if first is None or len(parts) != 2 or not any(t.startswith(first + " ") for t in turns):
@@ -69,7 +71,7 @@ class Tyrant(FairyVariant):
     def why_refused(self, position: Position, move: chess.Move) -> str:
         return "Only Kings and Queens capture in Tyrant Chess."
 
-    def why_not_first(self, position: Position, text: str, turns) -> str:
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board
         try:
             move = chess.Move.from_uci(text.lower())

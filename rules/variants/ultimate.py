@@ -18,7 +18,6 @@ winning check.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import chess
 
@@ -65,16 +64,17 @@ def winning_check(board: chess.Board, replies: list[chess.Move]) -> str | None:
     return None
 
 
-class Ultimate(ChessVariant):
+class Ultimate(ChessVariant[None]):
     slug = "ultimate"
     name = "Ultimate Chess"
     summary = "Checkmate, where any pawn check, a forcing Knight check, and some Bishop and Rook checks are mate."
+    initial_state = None     # no extra state beyond the board
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         reason = winning_check(board, legal) if legal else None   # no reply at all: the no-move step
         return Outcome.win(colour_name(not board.turn), reason, Ending.GOAL) if reason else None
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move: men move as in chess."
 
 

@@ -6,7 +6,6 @@ the FEN needs no extra field.
 """
 from __future__ import annotations
 
-from typing import Any
 
 import chess
 
@@ -24,29 +23,30 @@ def intruders(board: chess.Board) -> chess.Bitboard:
     return HOME_CENTRE[board.turn] & board.occupied_co[not board.turn]
 
 
-class Xenophobic(ChessVariant):
+class Xenophobic(ChessVariant[None]):
     slug = "xenophobic"
     name = "Xenophobic Chess"
     summary = "Checkmate the king, or land a man on c-f of the enemy back rank where it cannot be taken."
     # Not FIDE's material test: a bare king can still win by walking onto c-f of the enemy back
     # rank (ruling 2), so no position is dead for lack of mating material.
     insufficient_material = False
+    initial_state = None     # no extra state beyond the board
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         pending = intruders(board)
         return not pending or bool(chess.BB_SQUARES[move.to_square] & pending)
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         squares = " or ".join(chess.square_name(sq) for sq in chess.scan_forward(intruders(board)))
         return f"An enemy man has intruded on {squares}: your move must capture it."
 
-    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+    def checked_kings(self, board: chess.Board, state: None) -> list[chess.Square]:
         king = board.king(board.turn)
         if king is None or not (board.is_check() or intruders(board)):
             return []
         return [king]
 
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_no_move(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         if not legal and intruders(board):
             return Outcome.win(colour_name(not board.turn), "xenophobic checkmate", Ending.CHECKMATE)
         return super().judge_no_move(board, state, legal)

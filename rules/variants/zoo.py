@@ -6,7 +6,7 @@ seventh FEN field `W/B` in lower-case letters (`-` for none), e.g. `pn/-`.
 """
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -34,7 +34,7 @@ def add_kind(kinds: str, piece_type: chess.PieceType) -> str:
     return "".join(k for k in KINDS if k in kinds or k == letter)
 
 
-class Zoo(ChessVariant):
+class Zoo(ChessVariant[tuple[str, str]]):
     slug = "zoo"
     name = "Zoo Chess"
     summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
@@ -44,7 +44,7 @@ class Zoo(ChessVariant):
     castling = False
     initial_state = ("", "")     # kinds captured by White, by Black
 
-    def parse_state(self, fields: list[str]) -> Any:
+    def parse_state(self, fields: list[str]) -> tuple[str, str]:
         if not fields:
             return self.initial_state
         if len(fields) != 1:
@@ -60,20 +60,20 @@ class Zoo(ChessVariant):
             raise ValueError("Both sides cannot have captured four kinds: the game ends at the first.")
         return (white, black)
 
-    def caption(self, board: chess.Board, state: Any) -> str:
+    def caption(self, board: chess.Board, state: tuple[str, str]) -> str:
         names = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
         said = [f"{side} has captured " + (", ".join(names[k] for k in kinds) if kinds else "nothing")
                 for side, kinds in (("White", state[0]), ("Black", state[1]))]
         return "; ".join(said) + " (four kinds win)"
 
-    def format_state(self, state: Any) -> list[str]:
+    def format_state(self, state: tuple[str, str]) -> list[str]:
         return ["/".join(kinds or "-" for kinds in state)]
 
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: tuple[str, str]) -> Iterator[chess.Move]:
         yield from board.generate_pseudo_legal_moves()
 
-    def after_move(self, board: chess.Board, state: Any, move: chess.Move,
-                   mover: chess.Piece | None, captured: chess.Piece | None) -> Any:
+    def after_move(self, board: chess.Board, state: tuple[str, str], move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> tuple[str, str]:
         if captured is None or mover is None:
             return state
         white, black = state
@@ -83,7 +83,7 @@ class Zoo(ChessVariant):
 
     stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.STALEMATE)   # no dead-position rule here
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: tuple[str, str], legal: list[chess.Move]) -> Outcome | None:
         for colour, kinds in zip((chess.WHITE, chess.BLACK), state):
             if len(kinds) >= NEEDED:
                 return Outcome.win(colour_name(colour), FOUR_KINDS, Ending.GOAL)

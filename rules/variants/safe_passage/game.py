@@ -15,7 +15,7 @@ man, the men it now attacks and the men first in line from its start square can 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterator
+from typing import Iterator
 
 import chess
 
@@ -148,7 +148,7 @@ def _parse_level(text: str) -> int:
     raise ValueError("Safe Passage's seventh FEN field is the target level: g1, g2 or g3.")
 
 
-class SafePassage(ChessVariant):
+class SafePassage(ChessVariant[int]):
     slug = "safe-passage"
     name = "Safe Passage"
     summary = ("Solo puzzle: move both colours in turn and swap the kings (then the queens, then every "
@@ -165,7 +165,7 @@ class SafePassage(ChessVariant):
         self.hint, self.daily = hint, daily
 
     # -- set-up and FEN ----------------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, Any]:
+    def load(self, fen: str) -> tuple[chess.Board, int]:
         fields = fen.split()
         if len(fields) == 1 and fields[0][:1] in "gG":
             fields = START.split() + fields       # `g2`: the start array with a target level
@@ -181,13 +181,13 @@ class SafePassage(ChessVariant):
     def format_state(self, state: int) -> list[str]:
         return [] if state == 1 else [f"g{state}"]
 
-    def fen(self, board: chess.Board, state: Any) -> str:
+    def fen(self, board: chess.Board, state: int) -> str:
         fields = board.fen(en_passant="fen").split()
         fields[3] = "-"                             # never en passant (ruling 6)
         return " ".join(fields + self.format_state(state))
 
     # -- moves ----------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Any) -> Iterator[chess.Move]:
+    def generate(self, board: chess.Board, state: int) -> Iterator[chess.Move]:
         """Candidates for refusals: python-chess's pseudo-legal moves, castling by the FIDE rights and
         empty squares (so that castling past a pawn's check is explained), and a pawn's step onto its
         last rank without a promotion letter (so that it can be refused)."""
@@ -212,10 +212,10 @@ class SafePassage(ChessVariant):
             if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
                 yield chess.Move(home, target)
 
-    def allows(self, board: chess.Board, state: Any, move: chess.Move) -> bool:
+    def allows(self, board: chess.Board, state: int, move: chess.Move) -> bool:
         return self.refusal(board, move) is None
 
-    def legal(self, board: chess.Board, state: Any) -> list[chess.Move]:
+    def legal(self, board: chess.Board, state: int) -> list[chess.Move]:
         """Ruling section 3: FIDE's legal moves (python-chess's, castling and the check rule with
         FIDE's pawn attack included), less en passant and every pawn move onto its last rank, less
         every move that leaves a piece attacked in the sense of rulings 1 and 5."""
@@ -297,7 +297,7 @@ class SafePassage(ChessVariant):
         where = f" from the pawn on {chess.square_name(min(hits))}" if hits else ""
         return f"would put the {colour} king in check{where}: as in chess, a king may not move into check."
 
-    def explain(self, board: chess.Board, state: Any, move: chess.Move) -> str:
+    def explain(self, board: chess.Board, state: int, move: chess.Move) -> str:
         reason = self.refusal(board, move)
         if reason is None:
             return f"{move.uci()} is legal."
@@ -308,13 +308,13 @@ class SafePassage(ChessVariant):
             return f"{label} {reason}"
         return reason
 
-    def checked_kings(self, board: chess.Board, state: Any) -> list[chess.Square]:
+    def checked_kings(self, board: chess.Board, state: int) -> list[chess.Square]:
         """The king in check, marked on the board: only a pawn on its seventh rank can give it."""
         king = board.king(board.turn)
         return [king] if king is not None and board.is_check() else []
 
     # -- the end ----------------------------------------------------------------------------------
-    def judge_danger(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_danger(self, board: chess.Board, state: int, legal: list[chess.Move]) -> Outcome | None:
         """Only a set-up can have a piece in danger: legal play never leaves one (ruling 13)."""
         if board.move_stack:
             return None
@@ -324,7 +324,7 @@ class SafePassage(ChessVariant):
         squares = [chess.square_name(sq) for sq, _ in danger]
         return Outcome("failed", "piece in danger", None, Ending.FAILED, detail={"squares": squares})
 
-    def judge_goal(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_goal(self, board: chess.Board, state: int, legal: list[chess.Move]) -> Outcome | None:
         danger = self.judge_danger(board, state, legal)   # a set-up with a piece in danger fails first
         if danger is not None:
             return danger
@@ -334,7 +334,7 @@ class SafePassage(ChessVariant):
         return Outcome("solved", GOAL_REASONS[reached], reached, Ending.SOLVED,
                        detail={"level": reached, "target": state})
 
-    def judge_no_move(self, board: chess.Board, state: Any, legal: list[chess.Move]) -> Outcome | None:
+    def judge_no_move(self, board: chess.Board, state: int, legal: list[chess.Move]) -> Outcome | None:
         return None if legal else Outcome("failed", "no safe move", None, Ending.FAILED)
 
     def info(self) -> VariantInfo:
@@ -343,7 +343,7 @@ class SafePassage(ChessVariant):
                                    create=lambda seed, fen: SafePassageGame(self, seed=seed, fen=fen))
 
 
-class SafePassageGame(ChessGame):
+class SafePassageGame(ChessGame[int]):
     """A Safe Passage game: its running score is the level reached, its picture marks the goals."""
 
     @property

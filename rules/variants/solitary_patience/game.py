@@ -12,6 +12,7 @@ FEN: a plain 6-field FEN; the call follows from the side to move and the fullmov
 from __future__ import annotations
 
 import random
+from collections.abc import Container
 from dataclasses import dataclass
 
 from ...core import BLACK, WHITE, BoardView, Ending, Game, IllegalMove, Outcome, VariantInfo
@@ -79,7 +80,7 @@ def is_home(man: str, square: int) -> bool:
     return square in HOMES[man]
 
 
-def targets(man: str, square: int, blocked) -> list[int]:
+def targets(man: str, square: int, blocked: Container[int]) -> list[int]:
     """Squares the piece on `square` reaches in one move when `blocked` (a container) holds men."""
     kind = man.upper()
     if kind in LEAPS:
@@ -347,7 +348,7 @@ class SolitaryPatienceGame(Game):
         return call(self.position.k)
 
     def analysis(self) -> Analysis:
-        found = self.memo.get("analysis")
+        found: Analysis | None = self.memo.get("analysis")
         if found is None:
             found = self.memo["analysis"] = Analysis(self.position.board)
         return found
