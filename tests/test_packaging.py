@@ -5,6 +5,7 @@ import shutil
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,9 +31,15 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
         ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "out"))
     wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
-                   check=True, capture_output=True, timeout=300)
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "-w", str(wheels),
+                            str(source)], check=True, capture_output=True, text=True, timeout=300)
+    # a data folder setuptools does not know as a package draws a warning at every install (`make run`)
+    assert "would be ignored" not in build.stdout + build.stderr, "a data folder is missing from pyproject's packages"
     (wheel,) = wheels.glob("kibitz-*.whl")
+    shipped = set(zipfile.ZipFile(wheel).namelist())
+    data = [path.relative_to(source / "data") for path in (source / "data").rglob("*")
+            if path.is_file() and "__pycache__" not in path.parts]
+    assert sorted(str(p) for p in data if f"kibitz_data/{p}" not in shipped) == [], "data files left out of the wheel"
     env_dir = tmp_path / "venv"
     venv.create(env_dir)   # without a pip of its own (installing one takes seconds): ours installs into it
     python = env_dir / "bin" / "python"
