@@ -12,7 +12,7 @@ import pytest_asyncio
 
 from bot.service import GameService, UserError
 from bot.store import GameRecord, StoreError
-from bot.store_pg import copy_games, is_postgres_url, open_store
+from bot.store.postgres import copy_games, is_postgres_url, open_store
 
 from .conftest import ALICE, BOB, CAROL, HandClock, fake_png
 

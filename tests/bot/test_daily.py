@@ -14,7 +14,7 @@ from bot import daily
 from bot.console import Console
 from bot.service import GameService, UserError
 from bot.store import DailyResult, GameRecord, InMemoryStore
-from bot.store_pg import open_store
+from bot.store.postgres import open_store
 from tests.conftest import HINT_NODES
 
 from .conftest import ALICE, BOB, CAROL, HandClock, fake_png

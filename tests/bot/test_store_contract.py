@@ -6,7 +6,7 @@ import pytest_asyncio
 
 from bot.service import GameService, UserError
 from bot.store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, InMemoryStore, StaleRecord, daily_key
-from bot.store_pg import PG_MIGRATIONS, PostgresStore, open_store
+from bot.store.postgres import PG_MIGRATIONS, PostgresStore, open_store
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 

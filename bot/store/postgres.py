@@ -24,10 +24,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
+from . import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
                     _from_row, _to_row)
-from .store import _SET_ASIDE, BadRow, _SetsAsideBadRows
-from .store import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
+from . import _SET_ASIDE, BadRow, _SetsAsideBadRows
+from . import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
 
 try:
     import asyncpg

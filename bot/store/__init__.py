@@ -28,8 +28,8 @@ from typing import Callable, Iterable, Protocol
 
 import aiosqlite
 
-from .paths import data_dir
-from .ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_game
+from ..paths import data_dir
+from ..ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_game
 
 log = logging.getLogger(__name__)
 
