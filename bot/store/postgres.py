@@ -1,6 +1,6 @@
 """PostgreSQL behind the same GameStore interface, for several bot processes (Discord shards).
 
-    store = await open_store(cfg.db_path)   # KIBITZ_DB: postgresql://..., sqlite:///path, or a path
+    store = await open_store(cfg.db_path)   # bot.store.connect; KIBITZ_DB: postgresql://..., sqlite:///path, or a path
 
 `PostgresStore` behaves exactly as `SqliteStore`: a save is a compare-and-set on `version` (one
 UPDATE ... WHERE id = $n AND version = $m, atomic in PostgreSQL, so any number of processes may
@@ -21,13 +21,12 @@ import json
 import logging
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from . import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
-                    _from_row, _to_row)
-from . import _SET_ASIDE, BadRow, _SetsAsideBadRows
-from . import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
+from .records import ChannelBusy, DailyResult, GameRecord, PlayerRating, StaleRecord, StoreError, rated_pair
+from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows, from_row,
+                   to_row)
+from .sqlite import MIGRATIONS
 
 try:
     import asyncpg
@@ -54,21 +53,7 @@ def redact(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
 
 
-def sqlite_path(target: str) -> str:
-    """`sqlite:///relative.db`, `sqlite:////absolute.db` (as SQLAlchemy writes them) or a plain path."""
-    return target[len("sqlite:///"):] if target.startswith("sqlite:///") else target
-
-
-async def open_store(target: str | Path, query_timeout: float | None = None, lock_timeout: float = 120) -> GameStore:
-    """The store KIBITZ_DB names: a PostgreSQL URL, `sqlite:///path`, or a plain SQLite path.
-    The time limits (Config.store_options; PostgresStore.open) concern PostgreSQL only."""
-    target = str(target)
-    if is_postgres_url(target):
-        return await PostgresStore.open(target, query_timeout=query_timeout, lock_timeout=lock_timeout)
-    return await SqliteStore.open(sqlite_path(target))
-
-
-class PostgresStore(_SetsAsideBadRows):
+class PostgresStore(SetsAsideBadRows):
     """PostgreSQL through an asyncpg pool; every write is one atomic statement."""
 
     def __init__(self, pool: Any, url: str, lock_timeout: float = 120) -> None:
@@ -144,19 +129,19 @@ class PostgresStore(_SetsAsideBadRows):
             return int(await conn.fetchval("SELECT version FROM kibitz_schema"))
 
     async def create(self, record: GameRecord) -> int:
-        placeholders = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 1))
+        placeholders = ", ".join(f"${i}" for i in range(1, len(GAME_COLUMNS) + 1))
         try:
             game_id = await self._pool.fetchval(
-                f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({placeholders}) RETURNING id", *_to_row(record))
+                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({placeholders}) RETURNING id", *to_row(record))
         except asyncpg.UniqueViolationError:
             raise ChannelBusy(record.channel_id) from None
         record.id = int(game_id)
         return record.id
 
     async def save(self, record: GameRecord) -> None:
-        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(_COLUMNS, start=1))
-        n = len(_COLUMNS)
-        row = _to_row(replace(record, version=record.version + 1))
+        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(GAME_COLUMNS, start=1))
+        n = len(GAME_COLUMNS)
+        row = to_row(replace(record, version=record.version + 1))
         try:
             status = await self._pool.execute(
                 f"UPDATE games SET {assignments} WHERE id = ${n + 1} AND version = ${n + 2}",
@@ -191,7 +176,7 @@ class PostgresStore(_SetsAsideBadRows):
 
     # -- copying a whole database (python -m bot copy-db) ----------------------------------------
     async def all_games(self) -> list[GameRecord]:
-        return [_from_row(r) for r in await self._pool.fetch("SELECT * FROM games ORDER BY id")]
+        return [from_row(r) for r in await self._pool.fetch("SELECT * FROM games ORDER BY id")]
 
     async def table_rows(self, table: str) -> list[tuple]:
         """Every row of one of OTHER_TABLES, its columns in OTHER_TABLES order."""
@@ -200,12 +185,12 @@ class PostgresStore(_SetsAsideBadRows):
     async def put(self, records: list[GameRecord], tables: dict[str, list[tuple]] | None = None) -> None:
         """Insert records exactly as they are (ids and versions kept), and the rows of OTHER_TABLES
         given, in one transaction; new games then take ids after the highest one."""
-        columns = ("id", *_COLUMNS)
+        columns = ("id", *GAME_COLUMNS)
         placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
         async with self._pool.acquire() as conn:
             async with conn.transaction():
                 await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
-                                       [(r.id, *_to_row(r)) for r in records])
+                                       [(r.id, *to_row(r)) for r in records])
                 for table, rows in (tables or {}).items():
                     names = OTHER_TABLES[table]
                     marks = ", ".join(f"${i}" for i in range(1, len(names) + 1))
@@ -236,7 +221,7 @@ class PostgresStore(_SetsAsideBadRows):
                     "SELECT * FROM ratings WHERE guild_id = $1 AND variant = $2 AND player_id = ANY($3::text[]) "
                     "ORDER BY player_id FOR UPDATE", guild_id, variant, sorted({white[0], black[0]}))}
                 rows = [found.get(pid) or PlayerRating(guild_id, variant, pid, name) for pid, name in (white, black)]
-                for row in _rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when):
+                for row in rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when):
                     await conn.execute(
                         f"INSERT INTO ratings ({columns}) VALUES ({placeholders}) "
                         f"ON CONFLICT (guild_id, variant, player_id) DO UPDATE SET {updates}",
@@ -279,7 +264,7 @@ class PostgresStore(_SetsAsideBadRows):
         return await self._decoded(await self._pool.fetch(sql, *args))
 
     async def _mark_suspended(self, game_id: int, error: str, when: str) -> bool:
-        return await self._pool.execute(_SET_ASIDE.format("$1", "$2", "$3"), error, when, game_id) == "UPDATE 1"
+        return await self._pool.execute(SET_ASIDE.format("$1", "$2", "$3"), error, when, game_id) == "UPDATE 1"
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE status = 'challenge' "
@@ -343,37 +328,6 @@ class PostgresStore(_SetsAsideBadRows):
         await self._pool.close()
 
 
-async def copy_games(source: str, target: str) -> int:
-    """Copy every game from one database to another (SQLite or PostgreSQL, either way), ids,
-    versions and all, with the ratings, server settings, member preferences and daily results.
-    The target must hold no games yet. Returns how many games were copied."""
-    if not is_postgres_url(source) and not Path(sqlite_path(source)).is_file():
-        raise StoreError(f"There is no database at {source} to copy from.")
-    src = await open_store(source)
-    try:
-        dst = await open_store(target)
-        try:
-            if await dst.all_games():   # type: ignore[attr-defined]
-                raise StoreError(f"The target database {_shown(target)} already holds games; copy-db copies "
-                                 f"into an empty database only, so no game is overwritten or merged.")
-            try:
-                records = await src.all_games()   # type: ignore[attr-defined]
-            except BadRow as exc:   # copied without it, the game would be lost in the copy
-                raise StoreError(f"Game {exc.game_id} in {_shown(source)} cannot be read ({exc}); copy-db copies "
-                                 f"every game or none: mend or delete that row, then copy again.") from None
-            tables = {table: await src.table_rows(table) for table in OTHER_TABLES}   # type: ignore[attr-defined]
-            await dst.put(records, tables)   # type: ignore[attr-defined]
-            return len(records)
-        finally:
-            await dst.close()
-    finally:
-        await src.close()
-
-
 def _why(exc: BaseException) -> str:
     """An error's text, or its type's name when it has none (str(TimeoutError()) is empty)."""
     return str(exc) or type(exc).__name__
-
-
-def _shown(target: str) -> str:
-    return redact(target) if is_postgres_url(target) else target

@@ -6,7 +6,8 @@ import pytest_asyncio
 
 from bot.service import GameService, UserError
 from bot.store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, InMemoryStore, StaleRecord, daily_key
-from bot.store.postgres import PG_MIGRATIONS, PostgresStore, open_store
+from bot.store.connect import open_store
+from bot.store.postgres import PG_MIGRATIONS, PostgresStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 
