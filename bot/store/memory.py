@@ -5,7 +5,7 @@ import json
 from dataclasses import replace
 from typing import Callable
 
-from .records import ChannelBusy, DailyResult, GameRecord, PlayerRating, SetAside, StaleRecord, rated_pair
+from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, SetAside, StaleRecord, rated_pair
 
 
 def _board_key(row: PlayerRating) -> tuple:
@@ -100,7 +100,7 @@ class InMemoryStore:
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
         rows = [r for r in self._rows.values() if (r.guild_id or "") == guild_id and r.variant == variant
-                and r.status == "finished" and r.score is not None]
+                and r.status == GameStatus.FINISHED and r.score is not None]
         rows.sort(key=lambda r: (r.result != "solved", (-(r.score or 0) if higher_is_better else (r.score or 0)),
                                  r.id or 0))
         return [r.copy() for r in rows[:limit]]
@@ -110,7 +110,7 @@ class InMemoryStore:
         return [r.copy() for r in sorted(rows, key=lambda r: r.id or 0)]
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
-        return self._sorted(r for r in self._rows.values() if r.status == "challenge"
+        return self._sorted(r for r in self._rows.values() if r.status == GameStatus.CHALLENGE
                             and (r.home_channel_id or r.channel_id) == channel_id)
 
     async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
@@ -143,7 +143,7 @@ class InMemoryStore:
 
     async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
         return self._sorted(r for r in self._rows.values() if r.daily == day and r.variant == variant
-                            and r.status == "finished" and (r.guild_id or "") == guild_id and r.players
+                            and r.status == GameStatus.FINISHED and (r.guild_id or "") == guild_id and r.players
                             and (day, variant, r.players[0][0]) not in self._daily)
 
     async def add_daily_result(self, result: DailyResult) -> bool:

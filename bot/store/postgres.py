@@ -23,9 +23,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from .records import ChannelBusy, DailyResult, GameRecord, PlayerRating, StaleRecord, StoreError, rated_pair
-from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows, from_row,
-                   to_row)
+from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
+from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
+                   from_row, to_row)
 from .sqlite import MIGRATIONS
 
 try:
@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 PG_MIGRATIONS = MIGRATIONS / "postgres"
 MIGRATION_LOCK = 0x6B6962   # pg_advisory_xact_lock key: one migrating process at a time
 PG_SCHEMES = ("postgresql://", "postgres://")
-_OPEN_SQL = "status IN ('challenge', 'active')"
 # The first player's id, read as text: never fails on a row whose players column is not JSON
 # (that row then fails to decode, and is set aside).
 _FIRST_PLAYER = r"""substring({} from '^\s*\[\s*\[\s*"([^"\\]*)"')"""
@@ -160,7 +159,8 @@ class PostgresStore(SetsAsideBadRows):
 
     async def open_game(self, channel_id: str) -> GameRecord | None:
         """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
-        return await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = 'active'", channel_id)
+        return await self._one(f"SELECT * FROM games WHERE channel_id = $1 AND status = '{GameStatus.ACTIVE}'",
+                               channel_id)
 
     async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
         if statuses is None:
@@ -169,10 +169,10 @@ class PostgresStore(SetsAsideBadRows):
                                "ORDER BY id DESC LIMIT 1", channel_id, list(statuses))
 
     async def open_games(self) -> list[GameRecord]:
-        return await self._many(f"SELECT * FROM games WHERE {_OPEN_SQL} ORDER BY id")
+        return await self._many(f"SELECT * FROM games WHERE {OPEN_SQL} ORDER BY id")
 
     async def count_open(self) -> int:
-        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM games WHERE {_OPEN_SQL}"))
+        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM games WHERE {OPEN_SQL}"))
 
     # -- copying a whole database (python -m bot copy-db) ----------------------------------------
     async def all_games(self) -> list[GameRecord]:
@@ -255,7 +255,8 @@ class PostgresStore(SetsAsideBadRows):
                           limit: int = 10) -> list[GameRecord]:
         order = "DESC" if higher_is_better else "ASC"
         return await self._many(
-            "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 AND status = 'finished' "
+            "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 "
+            f"AND status = '{GameStatus.FINISHED}' "
             f"AND score IS NOT NULL ORDER BY result IS DISTINCT FROM 'solved', score {order}, id LIMIT $3",
             guild_id, variant, limit)
 
@@ -267,20 +268,20 @@ class PostgresStore(SetsAsideBadRows):
         return await self._pool.execute(SET_ASIDE.format("$1", "$2", "$3"), error, when, game_id) == "UPDATE 1"
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
-        return await self._many("SELECT * FROM games WHERE status = 'challenge' "
+        return await self._many(f"SELECT * FROM games WHERE status = '{GameStatus.CHALLENGE}' "
                                 "AND COALESCE(home_channel_id, channel_id) = $1 ORDER BY id", channel_id)
 
     async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
-        return await self._many(f"SELECT * FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND {_OPEN_SQL} "
+        return await self._many(f"SELECT * FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND {OPEN_SQL} "
                                 "ORDER BY id", guild_id)
 
     async def next_due(self, after: float | None = None) -> float | None:
-        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {_OPEN_SQL} "
+        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {OPEN_SQL} "
                                           "AND ($1::double precision IS NULL OR due_at > $1)", after)
         return None if value is None else float(value)
 
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
-        return await self._many(f"SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= $1 AND {_OPEN_SQL} "
+        return await self._many(f"SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= $1 AND {OPEN_SQL} "
                                 "ORDER BY due_at, id LIMIT $2", now, limit)
 
     async def settings(self, guild_id: str) -> dict:
@@ -307,7 +308,7 @@ class PostgresStore(SetsAsideBadRows):
 
     async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
         return await self._many(
-            "SELECT * FROM games AS g WHERE g.daily = $1 AND g.variant = $2 AND g.status = 'finished' "
+            f"SELECT * FROM games AS g WHERE g.daily = $1 AND g.variant = $2 AND g.status = '{GameStatus.FINISHED}' "
             "AND COALESCE(g.guild_id, '') = $3 AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
             f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", day, variant, guild_id)

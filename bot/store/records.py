@@ -11,12 +11,27 @@ refused and must reload.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Callable, Protocol
 
 from ..ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_game
 
-OPEN = ("challenge", "active")
-PLAYING = "active"      # the one status a channel (or thread) may hold only one game in
+
+
+class GameStatus(StrEnum):
+    """Where a game stands; the values are those the games table stores (and its CHECK allows).
+    A StrEnum: each equals its text, so records read back with plain strings compare alike."""
+    CHALLENGE = "challenge"   # waiting for an opponent to accept
+    ACTIVE = "active"         # in play
+    FINISHED = "finished"     # over, with a result (a puzzle: solved or not)
+    DECLINED = "declined"     # a challenge refused or withdrawn
+    EXPIRED = "expired"       # a challenge nobody accepted in time
+    ABORTED = "aborted"       # stopped by /abort: no result, no rating
+    SUSPENDED = "suspended"   # set aside: it no longer replays or its row cannot be read (data kept)
+
+
+OPEN = (GameStatus.CHALLENGE, GameStatus.ACTIVE)
+PLAYING = GameStatus.ACTIVE   # the one status a channel (or thread) may hold only one game in
 OPEN_SEAT = ("", "")    # an open challenge's free seat in `players`: anyone but the challenger may take it
 
 
@@ -55,7 +70,7 @@ class GameRecord:
     channel_id: str
     players: list[tuple[str, str]]          # (id, name) in seat order: white, black; solo: one
     fen: str
-    status: str
+    status: str                             # a GameStatus
     guild_id: str | None = None
     seed: int | None = None
     start_fen: str | None = None

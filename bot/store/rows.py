@@ -8,7 +8,7 @@ from dataclasses import fields
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
-from .records import BadRow, GameRecord, SetAside
+from .records import OPEN, BadRow, GameRecord, GameStatus, SetAside
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +56,11 @@ def holds(stored: GameRecord | None, written: GameRecord) -> bool:
 _KINDS: dict[str, type | tuple[type, ...]] = {"str": str, "int": int, "float": (int, float), "bool": int}
 _COLUMN_KINDS = {f.name: _KINDS[kind] for f in fields(GameRecord) if (kind := str(f.type).split(" |")[0]) in _KINDS}
 # Sets one game row aside, in either SQL dialect: the placeholders are the error, the time and the id.
-SET_ASIDE = ("UPDATE games SET status = 'suspended', error = {}, updated_at = {}, "
-             "version = version + 1 WHERE id = {} AND status <> 'suspended'")
+SET_ASIDE = (f"UPDATE games SET status = '{GameStatus.SUSPENDED}', error = {{}}, updated_at = {{}}, "
+             f"version = version + 1 WHERE id = {{}} AND status <> '{GameStatus.SUSPENDED}'")
+# Open games (challenges and games in play), as SQL both dialects read: written out, not a parameter,
+# so the partial indexes on open games serve the query.
+OPEN_SQL = "status IN (" + ", ".join(f"'{s}'" for s in OPEN) + ")"
 
 
 def _json_column(data: dict, name: str):

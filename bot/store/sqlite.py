@@ -18,9 +18,9 @@ from pathlib import Path
 import aiosqlite
 
 from ..paths import data_dir
-from .records import ChannelBusy, DailyResult, GameRecord, PlayerRating, StaleRecord, StoreError, rated_pair
-from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows, from_row,
-                   to_row)
+from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
+from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
+                   from_row, to_row)
 
 MIGRATIONS = data_dir() / "migrations"
 _UPDATE_GAME = f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLUMNS)} WHERE id = ? AND version = ?"
@@ -126,7 +126,8 @@ class SqliteStore(SetsAsideBadRows):
 
     async def open_game(self, channel_id: str) -> GameRecord | None:
         """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
-        return await self._one("SELECT * FROM games WHERE channel_id = ? AND status = 'active'", (channel_id,))
+        return await self._one(f"SELECT * FROM games WHERE channel_id = ? AND status = '{GameStatus.ACTIVE}'",
+                               (channel_id,))
 
     async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
         if statuses is None:
@@ -136,10 +137,10 @@ class SqliteStore(SetsAsideBadRows):
                                "ORDER BY id DESC LIMIT 1", (channel_id, *statuses))
 
     async def open_games(self) -> list[GameRecord]:
-        return await self._many("SELECT * FROM games WHERE status IN ('challenge', 'active') ORDER BY id", ())
+        return await self._many(f"SELECT * FROM games WHERE {OPEN_SQL} ORDER BY id", ())
 
     async def count_open(self) -> int:
-        return int(await _scalar(self._conn, "SELECT COUNT(*) FROM games WHERE status IN ('challenge', 'active')"))
+        return int(await _scalar(self._conn, f"SELECT COUNT(*) FROM games WHERE {OPEN_SQL}"))
 
     # -- copying a whole database (python -m bot copy-db) ----------------------------------------
     async def all_games(self) -> list[GameRecord]:
@@ -226,7 +227,8 @@ class SqliteStore(SetsAsideBadRows):
                           limit: int = 10) -> list[GameRecord]:
         order = "DESC" if higher_is_better else "ASC"
         return await self._many(
-            "SELECT * FROM games WHERE COALESCE(guild_id, '') = ? AND variant = ? AND status = 'finished' "
+            "SELECT * FROM games WHERE COALESCE(guild_id, '') = ? AND variant = ? "
+            f"AND status = '{GameStatus.FINISHED}' "
             f"AND score IS NOT NULL ORDER BY result IS NOT 'solved', score {order}, id LIMIT ?",
             (guild_id, variant, limit))
 
@@ -238,26 +240,26 @@ class SqliteStore(SetsAsideBadRows):
         return await self._write_one(SET_ASIDE.format("?", "?", "?"), (error, when, game_id)) == 1
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
-        return await self._many("SELECT * FROM games WHERE status = 'challenge' "
+        return await self._many(f"SELECT * FROM games WHERE status = '{GameStatus.CHALLENGE}' "
                                 "AND COALESCE(home_channel_id, channel_id) = ? ORDER BY id", (channel_id,))
 
     async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
         if guild_id is None:
             return await self._many("SELECT * FROM games WHERE guild_id IS NULL "
-                                    "AND status IN ('challenge', 'active') ORDER BY id", ())
-        return await self._many("SELECT * FROM games WHERE guild_id = ? AND status IN ('challenge', 'active') "
+                                    f"AND {OPEN_SQL} ORDER BY id", ())
+        return await self._many(f"SELECT * FROM games WHERE guild_id = ? AND {OPEN_SQL} "
                                 "ORDER BY id", (guild_id,))
 
     async def next_due(self, after: float | None = None) -> float | None:
         row = await (await self._conn.execute(
-            "SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND status IN ('challenge', 'active') "
+            f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {OPEN_SQL} "
             "AND typeof(due_at) IN ('real', 'integer') "   # a broken one is set aside where it is read
             "AND (? IS NULL OR due_at > ?)", (after, after))).fetchone()
         return None if row is None or row[0] is None else float(row[0])
 
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
         return await self._many("SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= ? "
-                                "AND status IN ('challenge', 'active') ORDER BY due_at, id LIMIT ?", (now, limit))
+                                f"AND {OPEN_SQL} ORDER BY due_at, id LIMIT ?", (now, limit))
 
     async def settings(self, guild_id: str) -> dict:
         row = await (await self._conn.execute("SELECT settings FROM guild_settings WHERE guild_id = ?",
@@ -301,7 +303,7 @@ class SqliteStore(SetsAsideBadRows):
 
     async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
         return await self._many(
-            "SELECT * FROM games AS g WHERE g.daily = ? AND g.variant = ? AND g.status = 'finished' "
+            f"SELECT * FROM games AS g WHERE g.daily = ? AND g.variant = ? AND g.status = '{GameStatus.FINISHED}' "
             "AND COALESCE(g.guild_id, '') = ? AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
             f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", (day, variant, guild_id))

@@ -5,7 +5,8 @@ import pytest
 import pytest_asyncio
 
 from bot.service import GameService, UserError
-from bot.store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, InMemoryStore, StaleRecord, daily_key
+from bot.store import (OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStatus, InMemoryStore, StaleRecord,
+                       daily_key)
 from bot.store.connect import open_store
 from bot.store.postgres import PG_MIGRATIONS, PostgresStore
 
@@ -41,6 +42,18 @@ async def test_a_record_round_trips_with_every_field(any_store):
     assert rec.id == game_id
     assert await any_store.get(game_id) == rec
     assert await any_store.get(game_id + 1000) is None
+
+
+async def test_a_status_given_as_a_game_status_is_stored_as_its_text(any_store):
+    rec = record(status=GameStatus.ACTIVE)
+    game_id = await any_store.create(rec)
+    assert (await any_store.open_game(CHANNEL)).id == game_id
+    rec.status = GameStatus.FINISHED
+    await any_store.save(rec)
+    stored = await any_store.get(game_id)
+    assert stored.status == "finished" and str(stored.status) == "finished"
+    assert (await any_store.latest(CHANNEL, (GameStatus.FINISHED,))).id == game_id
+    assert await any_store.open_game(CHANNEL) is None
 
 
 async def test_ids_grow_and_latest_is_the_newest_game_of_the_channel(any_store):
