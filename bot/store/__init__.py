@@ -9,7 +9,8 @@ from .memory import InMemoryStore
 from .records import (OPEN, OPEN_SEAT, PLAYING, BadRow, ChannelBusy, DailyResult, GameRecord, GameStatus, GameStore,
                       PlayerRating, SetAside, StaleRecord, StoreError, daily_key)
 from .rows import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, holds
-from .sqlite import MIGRATIONS, SqliteStore
+from .migrations import MIGRATIONS
+from .sqlite import SqliteStore
 
 __all__ = ["DAILY_COLUMNS", "MIGRATIONS", "OPEN", "OPEN_SEAT", "OTHER_TABLES", "PLAYING", "RATING_COLUMNS", "BadRow",
            "ChannelBusy", "DailyResult", "GameRecord", "GameStatus", "GameStore", "InMemoryStore", "PlayerRating",

@@ -5,8 +5,8 @@
 `PostgresStore` behaves exactly as `SqliteStore`: a save is a compare-and-set on `version` (one
 UPDATE ... WHERE id = $n AND version = $m, atomic in PostgreSQL, so any number of processes may
 share the database and none can fork a game), a second open game in a channel is refused by the
-same partial unique index (`ChannelBusy`), and migrations are numbered files in
-`data/migrations/postgres/`, their version kept in the table `kibitz_schema`. Processes that
+same partial unique index (`ChannelBusy`), and migrations are the same numbered files, translated
+(bot/store/migrations.py), their version kept in the table `kibitz_schema`. Processes that
 start together take an advisory lock while migrating, so each migration runs once; one that
 finds the lock held says so in the log and gives up after `lock_timeout` seconds.
 
@@ -23,10 +23,10 @@ import re
 from dataclasses import replace
 from typing import Any
 
+from .migrations import postgres_migrations
 from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
                    from_row, to_row)
-from .sqlite import MIGRATIONS
 
 try:
     import asyncpg
@@ -35,7 +35,6 @@ except ImportError:   # SQLite needs nothing more; a PostgreSQL URL then gets a 
 
 log = logging.getLogger(__name__)
 
-PG_MIGRATIONS = MIGRATIONS / "postgres"
 MIGRATION_LOCK = 0x6B6962   # pg_advisory_xact_lock key: one migrating process at a time
 PG_SCHEMES = ("postgresql://", "postgres://")
 # The first player's id, read as text: never fails on a row whose players column is not JSON
@@ -117,14 +116,13 @@ class PostgresStore(SetsAsideBadRows):
                 await conn.execute("CREATE TABLE IF NOT EXISTS kibitz_schema (version INTEGER NOT NULL)")
                 if await conn.fetchval("SELECT version FROM kibitz_schema") is None:
                     await conn.execute("INSERT INTO kibitz_schema (version) VALUES (0)")
-            for script in sorted(PG_MIGRATIONS.glob("*.sql")):
-                number = int(script.name.split("_", 1)[0])
+            for migration in postgres_migrations():
                 async with conn.transaction():
                     await self._lock_migrations(conn)
-                    if await conn.fetchval("SELECT version FROM kibitz_schema") >= number:
+                    if await conn.fetchval("SELECT version FROM kibitz_schema") >= migration.number:
                         continue   # applied (perhaps by another process meanwhile)
-                    await conn.execute(script.read_text())
-                    await conn.execute("UPDATE kibitz_schema SET version = $1", number)
+                    await conn.execute(migration.sql)
+                    await conn.execute("UPDATE kibitz_schema SET version = $1", migration.number)
             return int(await conn.fetchval("SELECT version FROM kibitz_schema"))
 
     async def create(self, record: GameRecord) -> int:

@@ -17,12 +17,11 @@ from pathlib import Path
 
 import aiosqlite
 
-from ..paths import data_dir
+from .migrations import sqlite_migrations
 from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
                    from_row, to_row)
 
-MIGRATIONS = data_dir() / "migrations"
 _UPDATE_GAME = f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLUMNS)} WHERE id = ? AND version = ?"
 # The first player's id, in SQL that never fails on a row whose players column is not JSON.
 _FIRST_PLAYER = "CASE WHEN json_valid({0}) THEN json_extract({0}, '$[0][0]') END"
@@ -87,13 +86,12 @@ class SqliteStore(SetsAsideBadRows):
     async def migrate(self) -> int:
         async with self._write:
             version = await _scalar(self._conn, "PRAGMA user_version")
-            for script in sorted(MIGRATIONS.glob("*.sql")):
-                number = int(script.name.split("_", 1)[0])
-                if number <= version:
+            for migration in sqlite_migrations():
+                if migration.number <= version:
                     continue
                 await self._conn.executescript(
-                    f"BEGIN;\n{script.read_text()}\nPRAGMA user_version = {number};\nCOMMIT;")
-                version = number
+                    f"BEGIN;\n{migration.sql}\nPRAGMA user_version = {migration.number};\nCOMMIT;")
+                version = migration.number
             return version
 
     async def create(self, record: GameRecord) -> int:

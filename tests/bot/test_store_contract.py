@@ -8,7 +8,8 @@ from bot.service import GameService, UserError
 from bot.store import (OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStatus, InMemoryStore, StaleRecord,
                        daily_key)
 from bot.store.connect import open_store
-from bot.store.postgres import PG_MIGRATIONS, PostgresStore
+from bot.store.migrations import postgres_migrations
+from bot.store.postgres import PostgresStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 
@@ -116,7 +117,7 @@ async def test_open_games_and_their_count_leave_out_finished_and_suspended_ones(
 
 
 async def test_postgres_migrations_are_numbered_recorded_and_run_once(pg_url):
-    latest = max(int(script.name.split("_", 1)[0]) for script in PG_MIGRATIONS.glob("*.sql"))
+    latest = postgres_migrations()[-1].number
     assert latest >= 2
     store = await PostgresStore.open(pg_url)
     assert await store.migrate() == latest
