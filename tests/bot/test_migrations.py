@@ -75,9 +75,14 @@ def test_a_change_postgres_cannot_run_and_a_postgres_file_without_its_change_are
         postgres_migrations(tmp_path)
 
 
-def test_only_the_table_rebuilds_have_postgres_files_of_their_own():
-    own = sorted(path.name for path in (MIGRATIONS / POSTGRES_OWN).glob("*.sql"))
-    assert own == ["002_versions_and_suspension.sql", "004_lobby_deadlines_dailies.sql"]
+def test_a_change_has_a_postgres_file_of_its_own_only_where_the_translation_cannot_make_it():
+    rebuilds = {2, 4}   # SQLite rebuilds the games table; PostgreSQL changes it in place
+    own = {m.number for m in sqlite_migrations(MIGRATIONS / POSTGRES_OWN)}
+    assert rebuilds <= own
+    for migration in sqlite_migrations():
+        if migration.number in own - rebuilds:   # written twice: only if it cannot be translated
+            with pytest.raises(ValueError):
+                to_postgres(migration.sql)
     assert [m.number for m in postgres_migrations()] == [m.number for m in sqlite_migrations()]
 
 
