@@ -21,7 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chess  # noqa: E402
 
 from bot.service import GameService  # noqa: E402
-from bot.store import _COLUMNS, GameRecord, SqliteStore, _to_row  # noqa: E402
+from bot.store import GameRecord, SqliteStore  # noqa: E402
+from bot.store.rows import GAME_COLUMNS, to_row  # noqa: E402
 
 
 def random_line(rng: random.Random, plies: int) -> tuple[list[str], str]:
@@ -43,8 +44,9 @@ async def fill(path: Path, games: int) -> None:
         rows.append(record)
     conn = store._conn   # bulk insert: filling is not what is measured
     await conn.execute("BEGIN")   # the store's connection is in autocommit mode: one transaction for all rows
-    await conn.executemany(f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' for _ in _COLUMNS)})",
-                           [_to_row(r) for r in rows])
+    columns = ", ".join(GAME_COLUMNS)
+    await conn.executemany(f"INSERT INTO games ({columns}) VALUES ({', '.join('?' for _ in GAME_COLUMNS)})",
+                           [to_row(r) for r in rows])
     await conn.commit()
     await store.close()
 

@@ -13,7 +13,8 @@ import sys
 from . import config as config_module
 from .service import GameService
 from .store import StoreError
-from .store_pg import copy_games, is_postgres_url, open_store, sqlite_path
+from .store.connect import copy_games, open_store, sqlite_path
+from .store.postgres import is_postgres_url
 
 NO_TOKEN = """No DISCORD_TOKEN found (environment or .env), so starting the local console instead.
 To run on Discord: create an application at https://discord.com/developers/applications,

@@ -11,6 +11,7 @@ import rules
 
 from .builder import Menu
 from .service import GameService, Player, Reply, UserError
+from .store import GameStatus
 
 HELP = """Commands (as in Discord):
   /variants                      list the games
@@ -152,7 +153,7 @@ class Console:
         copy = await s.daily_copy(me, deal.slug)
         if copy is not None:
             self.channel, self.building = copy.channel_id, None
-            if copy.status != "active":
+            if copy.status != GameStatus.ACTIVE:
                 return self.say(f"You already played today's deal (game #{copy.id}, {copy.status}): back in "
                                 f"#{self.channel}, where /undo lets you practise it.")
             self.say(f"You already have today's deal (game #{copy.id}): back in #{self.channel}.")

@@ -283,7 +283,7 @@ async def _serve(token: str, service: GameService | None, endpoints: DiscordConf
                  store_options: dict[str, Any] | None = None) -> None:
     store = None
     if service is None:
-        from bot.store_pg import open_store
+        from bot.store.connect import open_store
 
         store = await open_store(db_path or "kibitz.sqlite3", **(store_options or {}))
         service = GameService(store, **(service_settings or {}))

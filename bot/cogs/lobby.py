@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.service import GameService, UserError
-from bot.store import GameRecord
+from bot.store import GameRecord, GameStatus
 from bot.tree import MAX_OPTION, answer
 from bot.views.replies import guild_key, player
 
@@ -22,7 +22,7 @@ def game_link(guild_id: int | None, record: GameRecord) -> str | None:
     """Where a listed game is: the challenge's message, or the channel or thread the game is played in."""
     if guild_id is None:
         return None
-    if record.status == "challenge":
+    if record.status == GameStatus.CHALLENGE:
         home = record.home_channel_id or record.channel_id
         return f"{JUMP}/{guild_id}/{home}/{record.message_id}" if record.message_id else f"{JUMP}/{guild_id}/{home}"
     return f"{JUMP}/{guild_id}/{record.channel_id}"

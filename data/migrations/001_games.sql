@@ -5,7 +5,7 @@ CREATE TABLE games (
     guild_id    TEXT,
     channel_id  TEXT    NOT NULL,             -- channel, or thread when played in a thread
     players     TEXT    NOT NULL,             -- JSON [[id, name], ...] in seat order: white, black (solo: one)
-    seed        INTEGER,
+    seed        BIGINT,                       -- SQLite reads BIGINT as INTEGER; PostgreSQL needs its 64 bits
     start_fen   TEXT,
     moves       TEXT    NOT NULL DEFAULT '[]', -- JSON list of canonical turns
     fen         TEXT    NOT NULL,             -- current position, a check on replay

@@ -139,10 +139,15 @@ def pg_server():
     server.stop()
 
 
+def empty_database(server: PgServer):
+    """A fixture's body: a fresh empty database on `server`, its URL yielded, dropped after the test."""
+    name = f"kibitz_{os.getpid()}_{next(_numbers)}"
+    server.sql(f"CREATE DATABASE {name}")
+    yield server.url(name)
+    server.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
 @pytest.fixture
 def pg_url(pg_server):
     """A fresh empty database on the session's server; dropped after the test."""
-    name = f"kibitz_{os.getpid()}_{next(_numbers)}"
-    pg_server.sql(f"CREATE DATABASE {name}")
-    yield pg_server.url(name)
-    pg_server.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+    yield from empty_database(pg_server)

@@ -13,7 +13,7 @@ import time
 
 import rules
 from bot.service import GameService, Player, UserError
-from bot.store_pg import PostgresStore
+from bot.store.postgres import PostgresStore
 
 PLAYERS = {rules.WHITE: Player("1", "alice"), rules.BLACK: Player("2", "bob")}
 

@@ -12,7 +12,8 @@ import pytest_asyncio
 
 from bot.service import GameService, UserError
 from bot.store import GameRecord, StoreError
-from bot.store_pg import copy_games, is_postgres_url, open_store
+from bot.store.connect import copy_games, open_store
+from bot.store.postgres import is_postgres_url
 
 from .conftest import ALICE, BOB, CAROL, HandClock, fake_png
 

@@ -14,7 +14,7 @@ from bot import daily
 from bot.console import Console
 from bot.service import GameService, UserError
 from bot.store import DailyResult, GameRecord, InMemoryStore
-from bot.store_pg import open_store
+from bot.store.connect import open_store
 from tests.conftest import HINT_NODES
 
 from .conftest import ALICE, BOB, CAROL, HandClock, fake_png
@@ -206,10 +206,10 @@ async def test_a_members_daily_copy_is_found_without_reading_everyone_elses(kind
         for n in range(5):
             await store.create(GameRecord("kingswap", f"t{n}-{kind}-{tmp_path.name}", [(f"p{n}", f"p{n}")], "x",
                                           "active", "g", daily="2026-03-14"))
-        module = importlib.import_module("bot.store")   # where both stores decode their rows
+        module = importlib.import_module("bot.store.rows")   # where both SQL stores decode their rows
         read = []
-        real = module._from_row
-        monkeypatch.setattr(module, "_from_row", lambda row: read.append(1) or real(row))
+        real = module.from_row
+        monkeypatch.setattr(module, "from_row", lambda row: read.append(1) or real(row))
         [mine] = await store.daily_games("2026-03-14", "kingswap", "p3")
         assert mine.players == [("p3", "p3")] and len(read) == 1
         assert await store.daily_games("2026-03-14", "kingswap", "nobody") == []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.store_pg import MIGRATION_LOCK
+from bot.store.postgres import MIGRATION_LOCK
 
 from .freezing_proxy import FreezingProxy
 

@@ -17,7 +17,8 @@ from bot import __main__ as cli
 from bot.config import ConfigError, load, parse_shards, shard_of
 from bot.service import STALE, GameService, UserError
 from bot.store import OTHER_TABLES, DailyResult, SqliteStore, StoreError
-from bot.store_pg import PostgresStore, copy_games, open_store, redact, sqlite_path
+from bot.store.connect import copy_games, open_store, sqlite_path
+from bot.store.postgres import PostgresStore, redact
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 

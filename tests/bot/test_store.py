@@ -1,11 +1,12 @@
 """SQLite store: migrations, round trip, one open game per channel, survival across a restart."""
+import re
 import sqlite3
 from dataclasses import replace
 
 import pytest
 
 from bot.service import GameService
-from bot.store import MIGRATIONS, ChannelBusy, GameRecord, SqliteStore, StaleRecord
+from bot.store import MIGRATIONS, ChannelBusy, GameRecord, GameStatus, SqliteStore, StaleRecord
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 
@@ -25,6 +26,14 @@ async def test_migrations_set_the_user_version_and_are_idempotent():
     assert await store.migrate() == latest
     assert await store.migrate() == latest
     await store.close()
+
+
+async def test_the_status_enum_names_exactly_the_statuses_the_games_table_allows():
+    store = await SqliteStore.open(":memory:")
+    [(sql,)] = await (await store._conn.execute("SELECT sql FROM sqlite_master WHERE name = 'games'")).fetchall()
+    await store.close()
+    [allowed] = re.findall(r"CHECK \(status IN \(([^)]*)\)\)", sql)
+    assert sorted(re.findall(r"'(\w+)'", allowed)) == sorted(GameStatus)
 
 
 async def test_record_round_trips(tmp_path):

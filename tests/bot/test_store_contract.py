@@ -5,8 +5,11 @@ import pytest
 import pytest_asyncio
 
 from bot.service import GameService, UserError
-from bot.store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, InMemoryStore, StaleRecord, daily_key
-from bot.store_pg import PG_MIGRATIONS, PostgresStore, open_store
+from bot.store import (OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStatus, InMemoryStore, StaleRecord,
+                       daily_key)
+from bot.store.connect import open_store
+from bot.store.migrations import postgres_migrations
+from bot.store.postgres import PostgresStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 
@@ -40,6 +43,18 @@ async def test_a_record_round_trips_with_every_field(any_store):
     assert rec.id == game_id
     assert await any_store.get(game_id) == rec
     assert await any_store.get(game_id + 1000) is None
+
+
+async def test_a_status_given_as_a_game_status_is_stored_as_its_text(any_store):
+    rec = record(status=GameStatus.ACTIVE)
+    game_id = await any_store.create(rec)
+    assert (await any_store.open_game(CHANNEL)).id == game_id
+    rec.status = GameStatus.FINISHED
+    await any_store.save(rec)
+    stored = await any_store.get(game_id)
+    assert stored.status == "finished" and str(stored.status) == "finished"
+    assert (await any_store.latest(CHANNEL, (GameStatus.FINISHED,))).id == game_id
+    assert await any_store.open_game(CHANNEL) is None
 
 
 async def test_ids_grow_and_latest_is_the_newest_game_of_the_channel(any_store):
@@ -102,7 +117,7 @@ async def test_open_games_and_their_count_leave_out_finished_and_suspended_ones(
 
 
 async def test_postgres_migrations_are_numbered_recorded_and_run_once(pg_url):
-    latest = max(int(script.name.split("_", 1)[0]) for script in PG_MIGRATIONS.glob("*.sql"))
+    latest = postgres_migrations()[-1].number
     assert latest >= 2
     store = await PostgresStore.open(pg_url)
     assert await store.migrate() == latest

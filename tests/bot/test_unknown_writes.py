@@ -11,7 +11,7 @@ import pytest
 import pytest_asyncio
 
 from bot.service import GameService, UserError
-from bot.store_pg import PostgresStore
+from bot.store.postgres import PostgresStore
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
 from .lost_answers import LosesAnswers

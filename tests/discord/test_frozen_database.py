@@ -16,7 +16,7 @@ pytestmark = pytest.mark.asyncio
 
 
 async def test_a_frozen_database_gets_a_clear_try_again_and_the_bot_recovers(fake, pg_server, pg_url):  # noqa: F811
-    from bot.store_pg import PostgresStore
+    from bot.store.postgres import PostgresStore
 
     async with FreezingProxy(pg_server.port) as proxy:
         store = await PostgresStore.open(proxy.url(pg_url), query_timeout=1)

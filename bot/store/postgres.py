@@ -1,12 +1,12 @@
 """PostgreSQL behind the same GameStore interface, for several bot processes (Discord shards).
 
-    store = await open_store(cfg.db_path)   # KIBITZ_DB: postgresql://..., sqlite:///path, or a path
+    store = await open_store(cfg.db_path)   # bot.store.connect; KIBITZ_DB: postgresql://..., sqlite:///path, or a path
 
 `PostgresStore` behaves exactly as `SqliteStore`: a save is a compare-and-set on `version` (one
 UPDATE ... WHERE id = $n AND version = $m, atomic in PostgreSQL, so any number of processes may
 share the database and none can fork a game), a second open game in a channel is refused by the
-same partial unique index (`ChannelBusy`), and migrations are numbered files in
-`data/migrations/postgres/`, their version kept in the table `kibitz_schema`. Processes that
+same partial unique index (`ChannelBusy`), and migrations are the same numbered files, translated
+(bot/store/migrations.py), their version kept in the table `kibitz_schema`. Processes that
 start together take an advisory lock while migrating, so each migration runs once; one that
 finds the lock held says so in the log and gives up after `lock_timeout` seconds.
 
@@ -21,13 +21,12 @@ import json
 import logging
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from .store import (MIGRATIONS, _COLUMNS, ChannelBusy, GameRecord, GameStore, SqliteStore, StaleRecord, StoreError,
-                    _from_row, _to_row)
-from .store import _SET_ASIDE, BadRow, _SetsAsideBadRows
-from .store import DAILY_COLUMNS, OTHER_TABLES, RATING_COLUMNS, DailyResult, PlayerRating, _rated_pair
+from .migrations import postgres_migrations
+from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
+from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
+                   from_row, to_row)
 
 try:
     import asyncpg
@@ -36,10 +35,8 @@ except ImportError:   # SQLite needs nothing more; a PostgreSQL URL then gets a 
 
 log = logging.getLogger(__name__)
 
-PG_MIGRATIONS = MIGRATIONS / "postgres"
 MIGRATION_LOCK = 0x6B6962   # pg_advisory_xact_lock key: one migrating process at a time
 PG_SCHEMES = ("postgresql://", "postgres://")
-_OPEN_SQL = "status IN ('challenge', 'active')"
 # The first player's id, read as text: never fails on a row whose players column is not JSON
 # (that row then fails to decode, and is set aside).
 _FIRST_PLAYER = r"""substring({} from '^\s*\[\s*\[\s*"([^"\\]*)"')"""
@@ -54,21 +51,7 @@ def redact(url: str) -> str:
     return re.sub(r"(://[^:/@]+):[^@/]*@", r"\1:***@", url)
 
 
-def sqlite_path(target: str) -> str:
-    """`sqlite:///relative.db`, `sqlite:////absolute.db` (as SQLAlchemy writes them) or a plain path."""
-    return target[len("sqlite:///"):] if target.startswith("sqlite:///") else target
-
-
-async def open_store(target: str | Path, query_timeout: float | None = None, lock_timeout: float = 120) -> GameStore:
-    """The store KIBITZ_DB names: a PostgreSQL URL, `sqlite:///path`, or a plain SQLite path.
-    The time limits (Config.store_options; PostgresStore.open) concern PostgreSQL only."""
-    target = str(target)
-    if is_postgres_url(target):
-        return await PostgresStore.open(target, query_timeout=query_timeout, lock_timeout=lock_timeout)
-    return await SqliteStore.open(sqlite_path(target))
-
-
-class PostgresStore(_SetsAsideBadRows):
+class PostgresStore(SetsAsideBadRows):
     """PostgreSQL through an asyncpg pool; every write is one atomic statement."""
 
     def __init__(self, pool: Any, url: str, lock_timeout: float = 120) -> None:
@@ -133,30 +116,29 @@ class PostgresStore(_SetsAsideBadRows):
                 await conn.execute("CREATE TABLE IF NOT EXISTS kibitz_schema (version INTEGER NOT NULL)")
                 if await conn.fetchval("SELECT version FROM kibitz_schema") is None:
                     await conn.execute("INSERT INTO kibitz_schema (version) VALUES (0)")
-            for script in sorted(PG_MIGRATIONS.glob("*.sql")):
-                number = int(script.name.split("_", 1)[0])
+            for migration in postgres_migrations():
                 async with conn.transaction():
                     await self._lock_migrations(conn)
-                    if await conn.fetchval("SELECT version FROM kibitz_schema") >= number:
+                    if await conn.fetchval("SELECT version FROM kibitz_schema") >= migration.number:
                         continue   # applied (perhaps by another process meanwhile)
-                    await conn.execute(script.read_text())
-                    await conn.execute("UPDATE kibitz_schema SET version = $1", number)
+                    await conn.execute(migration.sql)
+                    await conn.execute("UPDATE kibitz_schema SET version = $1", migration.number)
             return int(await conn.fetchval("SELECT version FROM kibitz_schema"))
 
     async def create(self, record: GameRecord) -> int:
-        placeholders = ", ".join(f"${i}" for i in range(1, len(_COLUMNS) + 1))
+        placeholders = ", ".join(f"${i}" for i in range(1, len(GAME_COLUMNS) + 1))
         try:
             game_id = await self._pool.fetchval(
-                f"INSERT INTO games ({', '.join(_COLUMNS)}) VALUES ({placeholders}) RETURNING id", *_to_row(record))
+                f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({placeholders}) RETURNING id", *to_row(record))
         except asyncpg.UniqueViolationError:
             raise ChannelBusy(record.channel_id) from None
         record.id = int(game_id)
         return record.id
 
     async def save(self, record: GameRecord) -> None:
-        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(_COLUMNS, start=1))
-        n = len(_COLUMNS)
-        row = _to_row(replace(record, version=record.version + 1))
+        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(GAME_COLUMNS, start=1))
+        n = len(GAME_COLUMNS)
+        row = to_row(replace(record, version=record.version + 1))
         try:
             status = await self._pool.execute(
                 f"UPDATE games SET {assignments} WHERE id = ${n + 1} AND version = ${n + 2}",
@@ -175,7 +157,8 @@ class PostgresStore(_SetsAsideBadRows):
 
     async def open_game(self, channel_id: str) -> GameRecord | None:
         """The game in play in a channel or thread (challenges wait elsewhere: `challenges`)."""
-        return await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = 'active'", channel_id)
+        return await self._one(f"SELECT * FROM games WHERE channel_id = $1 AND status = '{GameStatus.ACTIVE}'",
+                               channel_id)
 
     async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
         if statuses is None:
@@ -184,14 +167,14 @@ class PostgresStore(_SetsAsideBadRows):
                                "ORDER BY id DESC LIMIT 1", channel_id, list(statuses))
 
     async def open_games(self) -> list[GameRecord]:
-        return await self._many(f"SELECT * FROM games WHERE {_OPEN_SQL} ORDER BY id")
+        return await self._many(f"SELECT * FROM games WHERE {OPEN_SQL} ORDER BY id")
 
     async def count_open(self) -> int:
-        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM games WHERE {_OPEN_SQL}"))
+        return int(await self._pool.fetchval(f"SELECT COUNT(*) FROM games WHERE {OPEN_SQL}"))
 
     # -- copying a whole database (python -m bot copy-db) ----------------------------------------
     async def all_games(self) -> list[GameRecord]:
-        return [_from_row(r) for r in await self._pool.fetch("SELECT * FROM games ORDER BY id")]
+        return [from_row(r) for r in await self._pool.fetch("SELECT * FROM games ORDER BY id")]
 
     async def table_rows(self, table: str) -> list[tuple]:
         """Every row of one of OTHER_TABLES, its columns in OTHER_TABLES order."""
@@ -200,12 +183,12 @@ class PostgresStore(_SetsAsideBadRows):
     async def put(self, records: list[GameRecord], tables: dict[str, list[tuple]] | None = None) -> None:
         """Insert records exactly as they are (ids and versions kept), and the rows of OTHER_TABLES
         given, in one transaction; new games then take ids after the highest one."""
-        columns = ("id", *_COLUMNS)
+        columns = ("id", *GAME_COLUMNS)
         placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
         async with self._pool.acquire() as conn:
             async with conn.transaction():
                 await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) VALUES ({placeholders})",
-                                       [(r.id, *_to_row(r)) for r in records])
+                                       [(r.id, *to_row(r)) for r in records])
                 for table, rows in (tables or {}).items():
                     names = OTHER_TABLES[table]
                     marks = ", ".join(f"${i}" for i in range(1, len(names) + 1))
@@ -236,7 +219,7 @@ class PostgresStore(_SetsAsideBadRows):
                     "SELECT * FROM ratings WHERE guild_id = $1 AND variant = $2 AND player_id = ANY($3::text[]) "
                     "ORDER BY player_id FOR UPDATE", guild_id, variant, sorted({white[0], black[0]}))}
                 rows = [found.get(pid) or PlayerRating(guild_id, variant, pid, name) for pid, name in (white, black)]
-                for row in _rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when):
+                for row in rated_pair(rows[0], rows[1], (white[1], black[1]), white_score, when):
                     await conn.execute(
                         f"INSERT INTO ratings ({columns}) VALUES ({placeholders}) "
                         f"ON CONFLICT (guild_id, variant, player_id) DO UPDATE SET {updates}",
@@ -270,7 +253,8 @@ class PostgresStore(_SetsAsideBadRows):
                           limit: int = 10) -> list[GameRecord]:
         order = "DESC" if higher_is_better else "ASC"
         return await self._many(
-            "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 AND status = 'finished' "
+            "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 "
+            f"AND status = '{GameStatus.FINISHED}' "
             f"AND score IS NOT NULL ORDER BY result IS DISTINCT FROM 'solved', score {order}, id LIMIT $3",
             guild_id, variant, limit)
 
@@ -279,23 +263,23 @@ class PostgresStore(_SetsAsideBadRows):
         return await self._decoded(await self._pool.fetch(sql, *args))
 
     async def _mark_suspended(self, game_id: int, error: str, when: str) -> bool:
-        return await self._pool.execute(_SET_ASIDE.format("$1", "$2", "$3"), error, when, game_id) == "UPDATE 1"
+        return await self._pool.execute(SET_ASIDE.format("$1", "$2", "$3"), error, when, game_id) == "UPDATE 1"
 
     async def challenges(self, channel_id: str) -> list[GameRecord]:
-        return await self._many("SELECT * FROM games WHERE status = 'challenge' "
+        return await self._many(f"SELECT * FROM games WHERE status = '{GameStatus.CHALLENGE}' "
                                 "AND COALESCE(home_channel_id, channel_id) = $1 ORDER BY id", channel_id)
 
     async def open_in_guild(self, guild_id: str | None) -> list[GameRecord]:
-        return await self._many(f"SELECT * FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND {_OPEN_SQL} "
+        return await self._many(f"SELECT * FROM games WHERE guild_id IS NOT DISTINCT FROM $1 AND {OPEN_SQL} "
                                 "ORDER BY id", guild_id)
 
     async def next_due(self, after: float | None = None) -> float | None:
-        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {_OPEN_SQL} "
+        value = await self._pool.fetchval(f"SELECT MIN(due_at) FROM games WHERE due_at IS NOT NULL AND {OPEN_SQL} "
                                           "AND ($1::double precision IS NULL OR due_at > $1)", after)
         return None if value is None else float(value)
 
     async def due(self, now: float, limit: int = 100) -> list[GameRecord]:
-        return await self._many(f"SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= $1 AND {_OPEN_SQL} "
+        return await self._many(f"SELECT * FROM games WHERE due_at IS NOT NULL AND due_at <= $1 AND {OPEN_SQL} "
                                 "ORDER BY due_at, id LIMIT $2", now, limit)
 
     async def settings(self, guild_id: str) -> dict:
@@ -322,7 +306,7 @@ class PostgresStore(_SetsAsideBadRows):
 
     async def unrecorded_daily_finishes(self, day: str, variant: str, guild_id: str) -> list[GameRecord]:
         return await self._many(
-            "SELECT * FROM games AS g WHERE g.daily = $1 AND g.variant = $2 AND g.status = 'finished' "
+            f"SELECT * FROM games AS g WHERE g.daily = $1 AND g.variant = $2 AND g.status = '{GameStatus.FINISHED}' "
             "AND COALESCE(g.guild_id, '') = $3 AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
             f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", day, variant, guild_id)
@@ -343,37 +327,6 @@ class PostgresStore(_SetsAsideBadRows):
         await self._pool.close()
 
 
-async def copy_games(source: str, target: str) -> int:
-    """Copy every game from one database to another (SQLite or PostgreSQL, either way), ids,
-    versions and all, with the ratings, server settings, member preferences and daily results.
-    The target must hold no games yet. Returns how many games were copied."""
-    if not is_postgres_url(source) and not Path(sqlite_path(source)).is_file():
-        raise StoreError(f"There is no database at {source} to copy from.")
-    src = await open_store(source)
-    try:
-        dst = await open_store(target)
-        try:
-            if await dst.all_games():   # type: ignore[attr-defined]
-                raise StoreError(f"The target database {_shown(target)} already holds games; copy-db copies "
-                                 f"into an empty database only, so no game is overwritten or merged.")
-            try:
-                records = await src.all_games()   # type: ignore[attr-defined]
-            except BadRow as exc:   # copied without it, the game would be lost in the copy
-                raise StoreError(f"Game {exc.game_id} in {_shown(source)} cannot be read ({exc}); copy-db copies "
-                                 f"every game or none: mend or delete that row, then copy again.") from None
-            tables = {table: await src.table_rows(table) for table in OTHER_TABLES}   # type: ignore[attr-defined]
-            await dst.put(records, tables)   # type: ignore[attr-defined]
-            return len(records)
-        finally:
-            await dst.close()
-    finally:
-        await src.close()
-
-
 def _why(exc: BaseException) -> str:
     """An error's text, or its type's name when it has none (str(TimeoutError()) is empty)."""
     return str(exc) or type(exc).__name__
-
-
-def _shown(target: str) -> str:
-    return redact(target) if is_postgres_url(target) else target
