@@ -9,6 +9,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY rules ./rules
+COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
 COPY data ./data

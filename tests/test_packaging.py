@@ -57,6 +57,6 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
     assert "Traceback" not in result.stderr
     assert (elsewhere / "kibitz.sqlite3").is_file()
     assert list((elsewhere / "out").glob("kibitz-*.png")), "board images are drawn from the shipped art"
-    installed = subprocess.run([str(python), "-c", "import bot, kibitz_data; print(bot.__file__, kibitz_data.DATA_DIR)"],
+    installed = subprocess.run([str(python), "-c", "import bot, engine, kibitz_data; print(bot.__file__, engine.__file__, kibitz_data.DATA_DIR)"],
                                capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout
     assert str(ROOT) not in installed and str(source) not in installed   # nothing is read from the checkout

@@ -1,0 +1,270 @@
+"""The search: iterative deepening negamax with alpha-beta, a transposition table keyed on the
+position's FEN, move ordering (the previous iteration's best, winning captures, promotions, killer
+moves, history), and a quiescence search over captures where the variant's profile says captures
+are the volatile part of the game.
+
+Everything goes through the public rules API: `legal_moves()`, `play()`, `undo()`, `outcome`,
+`fen()`, `view()`. The rules judge every position (wins by any goal, look-ahead goals included, are
+the `outcome` of a node), so no rule is written twice here.
+
+Turns of several parts (a move then a swap, a mirror then a move, a capture then a placement) can
+number hundreds. A node then searches at most `WIDE` of them (the root `ROOT_WIDE`): the ordered
+ones first (captures, promotions, killers), then one of each distinct move part in turn (each move
+part's first way of finishing the turn, then its second, ...). Every chosen turn is one the rules
+listed, so it is a legal whole turn.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import rules
+
+from .board import Seen, seen as seen_of
+from .evaluate import evaluate
+from .levels import Level
+from .profiles import OTHER_MAN, Profile
+
+MATE = 100_000              # a win now; a win in n plies scores MATE - n
+MATE_BOUND = MATE - 1_000   # scores beyond this are wins or losses, not material
+INFINITY = 10 * MATE
+WIDE = 36                   # turns searched at an inner node with turns of several parts
+ROOT_WIDE = 48              # root turns searched after the static pre-screen
+QUIET_DEPTH = 6             # plies of captures after the horizon
+EXACT, LOWER, UPPER = 0, 1, 2
+_FROM_TO = re.compile(r"([a-z]\d{1,2})([a-z]\d{1,2})([a-z]?)")
+
+
+class Stop(Exception):
+    """The time or node budget ran out."""
+
+
+@dataclass
+class Stats:
+    nodes: int = 0
+    depth: int = 0
+
+
+def from_to(move: str, cache: dict[str, tuple[str, str, str, str]] = {}) -> tuple[str, str, str, str]:
+    """The from-square, to-square and promotion letter of a turn's one board move (the part that
+    moves a man, not a drop, swap or mirror), and that part's text; "" where it has none."""
+    found = cache.get(move)
+    if found is None:
+        found = ("", "", "", move)
+        for part in move.split(" "):
+            match = _FROM_TO.fullmatch(part)
+            if match:
+                found = (match.group(1), match.group(2), match.group(3), part)
+                break
+        if len(cache) < 200_000:
+            cache[move] = found
+    return found
+
+
+@dataclass
+class Search:
+    game: rules.Game
+    profile: Profile
+    level: Level
+    deadline: float
+    node_cap: float
+    stats: Stats = field(default_factory=Stats)
+    played: int = 0
+    table: dict[str, tuple[int, int, int, str | None]] = field(default_factory=dict)
+    seen: dict[str, Seen] = field(default_factory=dict)
+    scores: dict[str, int] = field(default_factory=dict)
+    killers: dict[int, list[str]] = field(default_factory=dict)
+    history: dict[str, int] = field(default_factory=dict)
+    path: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.quiescence = self.level.quiescence and self.profile.quiescence
+
+    # -- budget and moves -----------------------------------------------------------------------
+    def tick(self) -> None:
+        self.stats.nodes += 1
+        if self.stats.nodes > self.node_cap or time.monotonic() > self.deadline:
+            raise Stop
+
+    def play(self, move: str) -> None:
+        self.game.play(move)
+        self.played += 1
+
+    def undo(self) -> None:
+        self.game.undo()
+        self.played -= 1
+
+    def unwind(self) -> None:
+        """Take back every turn the search played (after a Stop)."""
+        while self.played:
+            self.undo()
+
+    # -- the position -----------------------------------------------------------------------------
+    def look(self, fen: str) -> Seen:
+        found = self.seen.get(fen)
+        if found is None:
+            found = self.seen[fen] = seen_of(self.game, fen)
+        return found
+
+    def static(self, fen: str) -> int:
+        score = self.scores.get(fen)
+        if score is None:
+            score = self.scores[fen] = evaluate(self.look(fen), self.profile, self.game)
+        return score
+
+    def terminal(self, outcome: rules.Outcome, ply: int) -> int:
+        winner = outcome.winner
+        if winner is None:
+            return 0
+        return MATE - ply if winner == self.game.turn else ply - MATE
+
+    def gain(self, move: str, at: Seen, mover: str) -> int:
+        """What a turn's board move captures, less a tenth of the capturer (0: no capture)."""
+        start, target, promotion, _ = from_to(move)
+        if not target:
+            return 0
+        victim = at.at.get(target)
+        if victim is None or victim.owner == mover:
+            return 0
+        values = self.profile.values
+        worth = values.get(victim.letter, OTHER_MAN) or 50
+        man = at.at.get(start)
+        return worth * 10 - (values.get(man.letter, OTHER_MAN) if man else 0) // 10 + 1
+
+    def ordered(self, moves: list[str], fen: str, best: str | None, ply: int, wide: int = WIDE) -> list[str]:
+        at = self.look(fen)
+        mover = self.game.turn
+        killers = self.killers.get(ply, ())
+        history = self.history
+
+        def rank(move: str) -> int:
+            if move == best:
+                return 1 << 40
+            gain = self.gain(move, at, mover)
+            if gain:
+                return (1 << 30) + gain
+            if from_to(move)[2] == "q" or move.endswith("q"):
+                return 1 << 29
+            if move in killers:
+                return 1 << 28
+            return history.get(move, 0)
+
+        ranked = sorted(moves, key=rank, reverse=True)
+        if len(ranked) > wide and " " in ranked[-1]:
+            ranked = spread(ranked, rank)[:wide]
+        return ranked
+
+    # -- the search --------------------------------------------------------------------------------
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.tick()
+        game = self.game
+        outcome = game.outcome
+        if outcome is not None:
+            return self.terminal(outcome, ply)
+        fen = game.fen()
+        again = repetition_key(fen)
+        if again in self.path:
+            return 0
+        if depth <= 0:
+            return self.quiesce(alpha, beta, ply, fen, 0) if self.quiescence else self.static(fen)
+        entry = self.table.get(fen)
+        best_move = None
+        if entry is not None:
+            stored_depth, flag, stored, best_move = entry
+            if stored_depth >= depth:
+                score = from_table(stored, ply)
+                if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+                    return score
+        start_alpha = alpha
+        best = -INFINITY
+        self.path.add(again)
+        for move in self.ordered(game.legal_moves(), fen, best_move, ply):
+            self.play(move)
+            score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
+            self.undo()
+            if score > best:
+                best, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self.remember_cut(move, fen, depth, ply)
+                        break
+        self.path.discard(again)
+        flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
+        self.table[fen] = (depth, flag, to_table(best, ply), best_move)
+        return best
+
+    def remember_cut(self, move: str, fen: str, depth: int, ply: int) -> None:
+        if self.gain(move, self.look(fen), self.game.turn):
+            return
+        killers = self.killers.setdefault(ply, [])
+        if move not in killers:
+            killers.insert(0, move)
+            del killers[2:]
+        self.history[move] = self.history.get(move, 0) + depth * depth
+
+    def quiesce(self, alpha: int, beta: int, ply: int, fen: str, depth: int) -> int:
+        """Captures only, from a judged position (`fen`) that is not over."""
+        stand = self.static(fen)
+        if stand >= beta or depth >= QUIET_DEPTH:
+            return stand
+        alpha = max(alpha, stand)
+        at = self.look(fen)
+        mover = self.game.turn
+        captures: dict[str, tuple[int, str]] = {}
+        for move in self.game.legal_moves():
+            gain = self.gain(move, at, mover)
+            if gain:
+                part = from_to(move)[3]
+                if part not in captures:   # one turn per capture (the first listed way to finish it)
+                    captures[part] = (gain, move)
+        best = stand
+        for gain, move in sorted(captures.values(), reverse=True):
+            if stand + gain // 10 + 200 <= alpha:
+                continue   # even winning this man back cannot lift the score to alpha
+            self.play(move)
+            self.tick()
+            outcome = self.game.outcome
+            if outcome is not None:
+                score = -self.terminal(outcome, ply + 1)
+            else:
+                score = -self.quiesce(-beta, -alpha, ply + 1, self.game.fen(), depth + 1)
+            self.undo()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def spread(ranked: list[str], rank: Callable[[str], int]) -> list[str]:
+    """Turns of several parts, best-ranked kept in front, the quiet rest taken one per distinct
+    move part in turn, so that a cut keeps every move part's first way of finishing the turn."""
+    front = [m for m in ranked if rank(m)]
+    groups: dict[str, list[str]] = {}
+    for move in ranked[len(front):]:
+        groups.setdefault(from_to(move)[3], []).append(move)
+    rest: list[str] = []
+    lists = list(groups.values())
+    for index in range(max((len(group) for group in lists), default=0)):
+        rest.extend(group[index] for group in lists if index < len(group))
+    return front + rest
+
+
+def repetition_key(fen: str) -> str:
+    """The FEN without its move counters: the same position again on the search's own line."""
+    fields = fen.split(" ")
+    return " ".join(fields[:4] + fields[6:]) if len(fields) >= 6 else fen
+
+
+def to_table(score: int, ply: int) -> int:
+    return score + ply if score > MATE_BOUND else score - ply if score < -MATE_BOUND else score
+
+
+def from_table(score: int, ply: int) -> int:
+    return score - ply if score > MATE_BOUND else score + ply if score < -MATE_BOUND else score
+

@@ -1,0 +1,110 @@
+"""The computer opponent's contract, for every two-player variant. Every search here is bounded by
+`nodes`, never by the clock, so verdicts do not depend on the machine."""
+import random
+
+import pytest
+
+import engine
+import rules
+
+DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
+
+
+def random_positions(slug, plies=(0, 9, 22), seed=7):
+    """Games of `slug` stopped after each of `plies` seeded random turns (fewer where a game ends)."""
+    games = []
+    for stop in plies:
+        game, rng = rules.new_game(slug, seed=1), random.Random(f"{seed}{slug}{stop}")
+        for _ in range(stop):
+            moves = game.legal_moves()
+            if game.outcome is not None or not moves:
+                break
+            game.play(rng.choice(moves))
+        if game.outcome is None:
+            games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("slug", DUELS)
+def test_every_choice_is_a_legal_move_and_leaves_the_game_as_it_was(slug):
+    for game in random_positions(slug):
+        fen, history, moves = game.fen(), game.history, game.legal_moves()
+        for level in (1, engine.MAX_LEVEL):
+            choice = engine.choose(game, level=level, nodes=40)
+            assert choice.move in moves
+            assert choice.nodes <= 41
+            assert (game.fen(), game.history, game.outcome, game.legal_moves()) == (fen, history, None, moves)
+        game.play(choice.move)   # the move plays: it is a whole legal turn
+
+
+def wins_at_once(game, move):
+    game.play(move)
+    try:
+        return game.outcome is not None and game.outcome.winner != game.turn and game.outcome.winner is not None
+    finally:
+        game.undo()
+
+
+@pytest.mark.parametrize("slug, fen, winning", [
+    ("standard", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "a1a8"),                # mate in one
+    ("zoo", "4k3/8/8/3r4/8/8/4p3/3RK3 w - - 0 1 pnb/-", "d1d5"),                # the fourth kind (a pawn is no new kind)
+    ("decastellation", "4k3/8/8/3r4/8/8/4q3/3RK2R w - - 0 1", "d1d5"),          # the last rook, not the queen
+    ("glory", "k7/8/4P3/8/8/3p4/8/4K3 w - - 0 1", "e6e7"),                     # the flag on the 7th, untakeable
+])
+def test_it_takes_an_immediate_win(slug, fen, winning):
+    game = rules.new_game(slug, fen=fen)
+    assert wins_at_once(game, winning)
+    for level in (engine.DEFAULT_LEVEL, engine.MAX_LEVEL):
+        choice = engine.choose(game, level=level, nodes=3000)
+        assert wins_at_once(game, choice.move), (level, choice)
+        assert choice.score > 90_000
+
+
+def test_it_does_not_take_a_rook_that_lets_it_be_mated_at_once():
+    # Qxa4 wins a rook, but takes the Queen off the back rank: Re1 mates.
+    game = rules.new_game("standard", fen="4r1k1/5ppp/8/8/r7/8/5PPP/3Q2K1 w - - 0 1")
+    game.play("d1a4")
+    assert wins_at_once(game, "e8e1")
+    game.undo()
+    for level in (engine.DEFAULT_LEVEL, engine.MAX_LEVEL):
+        choice = engine.choose(game, level=level, nodes=3000)
+        game.play(choice.move)
+        assert not any(wins_at_once(game, reply) for reply in game.legal_moves()), choice
+        game.undo()
+
+
+def test_levels_are_one_to_max_and_a_bad_level_or_budget_is_refused():
+    assert (engine.MAX_LEVEL, engine.DEFAULT_LEVEL) == (8, 3)
+    assert [lv.number for lv in engine.LEVELS] == list(range(1, 9))
+    game = rules.new_game("standard")
+    for bad in (0, 9, -1, "3", 2.5, None, True):
+        with pytest.raises(ValueError):
+            engine.choose(game, level=bad, nodes=10)
+    for seconds, nodes in ((0, None), (-1.0, None), (None, 0), (None, 2.5)):
+        with pytest.raises(ValueError):
+            engine.choose(game, seconds=seconds, nodes=nodes)
+    assert game.history == []
+
+
+def test_a_finished_game_or_a_solo_puzzle_is_refused():
+    game = rules.new_game("standard", fen="6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    game.play("a1a8")
+    with pytest.raises(ValueError):
+        engine.choose(game, nodes=10)
+    with pytest.raises(ValueError):
+        engine.choose(rules.new_game("kingswap", seed=1), nodes=10)
+
+
+def test_the_same_position_and_budget_give_the_same_move():
+    for level in (1, engine.DEFAULT_LEVEL):
+        game = random_positions("standard", plies=(8,))[0]
+        first = engine.choose(game, level=level, nodes=500)
+        assert engine.choose(game, level=level, nodes=500) == first
+
+
+def test_a_balanced_swap_turn_is_a_whole_turn_of_the_busy_middlegame():
+    game = random_positions("balanced-swap", plies=(24,), seed=2)[0]
+    moves = game.legal_moves()
+    assert len(moves) > 100   # hundreds of whole turns: not all are searched
+    choice = engine.choose(game, level=engine.MAX_LEVEL, nodes=150)
+    assert choice.move in moves and " " in choice.move
