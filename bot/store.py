@@ -149,6 +149,32 @@ DAILY_COLUMNS = ("day", "variant", "player_id", "guild_id", "name", "game_id", "
                  "finished_at")
 
 
+@dataclass
+class Delivery:
+    """An answer Discord could not take yet (migration 005, bot/views/outbox.py): a message to post
+    ("post": `reply` holds its text, ply, ping and buttons, `ref` its nonce; a board is drawn again
+    from game `game_id` when sent) or one to delete ("delete": `ref` is the message id)."""
+    kind: str
+    guild_id: str | None
+    channel_id: str
+    ref: str
+    game_id: int | None = None
+    reply: dict = field(default_factory=dict)
+    created_at: str = ""
+    id: int | None = None
+
+
+DELIVERY_COLUMNS = ("kind", "guild_id", "channel_id", "game_id", "ref", "reply", "created_at")
+
+
+def delivery_row(delivery: Delivery) -> tuple:
+    return tuple(json.dumps(delivery.reply) if c == "reply" else getattr(delivery, c) for c in DELIVERY_COLUMNS)
+
+
+def delivery_of(row) -> Delivery:
+    return Delivery(**{**dict(row), "reply": json.loads(row["reply"])})
+
+
 def daily_key(row: DailyResult, higher_is_better: bool) -> tuple:
     """Score board order: solved first, best score, fewer hints, fewer turns played, earliest finish."""
     score = row.score if row.score is not None else 0
@@ -229,6 +255,11 @@ class GameStore(Protocol):
         the day: a finish saved just before the process died, before its result was written."""
     async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
         """A server's results for a day's deal, unordered."""
+    # -- the outbox (migration 005) ----------------------------------------------------------------
+    async def add_delivery(self, delivery: Delivery) -> int: ...
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        """Pending deliveries, oldest first."""
+    async def drop_delivery(self, delivery_id: int) -> None: ...
 
 
 class InMemoryStore:
@@ -242,6 +273,7 @@ class InMemoryStore:
         self._settings: dict[str, dict] = {}
         self._pings: dict[str, bool] = {}
         self._daily: dict[tuple[str, str, str], DailyResult] = {}
+        self._outbox: dict[int, Delivery] = {}
 
     async def create(self, record: GameRecord) -> int:
         if record.playing and await self.open_game(record.channel_id):
@@ -373,6 +405,17 @@ class InMemoryStore:
     async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
         return [replace(r) for r in self._daily.values() if r.guild_id == guild_id and r.variant == variant
                 and r.day == day]
+
+    async def add_delivery(self, delivery: Delivery) -> int:
+        delivery.id = max(self._outbox, default=0) + 1
+        self._outbox[delivery.id] = replace(delivery, reply=json.loads(json.dumps(delivery.reply)))
+        return delivery.id
+
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        return [replace(d, reply=json.loads(json.dumps(d.reply))) for _, d in sorted(self._outbox.items())[:limit]]
+
+    async def drop_delivery(self, delivery_id: int) -> None:
+        self._outbox.pop(delivery_id, None)
 
 
 _COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
@@ -692,6 +735,20 @@ class SqliteStore:
             "SELECT * FROM daily_results WHERE guild_id = ? AND variant = ? AND day = ?",
             (guild_id, variant, day))).fetchall()
         return [DailyResult(**{**dict(r), "solved": bool(r["solved"])}) for r in rows]
+
+    async def add_delivery(self, delivery: Delivery) -> int:
+        async with self._write:
+            cursor = await self._conn.execute(f"INSERT INTO outbox ({', '.join(DELIVERY_COLUMNS)}) VALUES "
+                                              f"({', '.join('?' for _ in DELIVERY_COLUMNS)})", delivery_row(delivery))
+        delivery.id = int(cursor.lastrowid or 0)
+        return delivery.id
+
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        rows = await (await self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit,))).fetchall()
+        return [delivery_of(r) for r in rows]
+
+    async def drop_delivery(self, delivery_id: int) -> None:
+        await self._write_one("DELETE FROM outbox WHERE id = ?", (delivery_id,))
 
     async def close(self) -> None:
         await self._conn.close()
