@@ -38,6 +38,7 @@ from bot.tree import KibitzTree
 from bot.views.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.views.challenge import DYNAMIC_ITEMS
 from bot.views.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
+from bot.views.outbox import Outbox
 from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
 
 if TYPE_CHECKING:
@@ -79,6 +80,7 @@ class KibitzBot(commands.Bot):
         self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
         self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
+        self.outbox = Outbox(self)         # answers Discord could not take yet: the same
 
     async def setup_hook(self) -> None:
         for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *BOARD_ITEMS, *GRID_ITEMS):
@@ -102,9 +104,11 @@ class KibitzBot(commands.Bot):
                               "server? The global commands are synced as usual.", self.dev_guild, error.status,
                               error.text)
         self.scheduler.start()
+        self.outbox.start()
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        await self.outbox.stop()
         await super().close()
 
     async def sync_if_changed(self, guild: discord.abc.Snowflake | None = None) -> bool:
