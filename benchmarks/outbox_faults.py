@@ -55,7 +55,7 @@ async def main(minutes: float, games: int) -> None:
                 for channel in channels:
                     await fake.slash("move", {"move": move}, user=getattr(fake, who), channel=channel, wait=False)
                 for channel in channels:
-                    while len((await service.store.latest(channel)).moves) < ply:
+                    while len(getattr(await service.store.latest(channel), "moves", ())) < ply:
                         await asyncio.sleep(0.05)
                 await asyncio.sleep(min(10.0, stretch / (2 * len(LINE))))   # moves spread over the stretch
             end = start + stretch
