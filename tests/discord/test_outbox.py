@@ -13,7 +13,7 @@ import pytest
 from bot import tree as kibitz_tree
 from bot.service import GameService
 from bot.store import SqliteStore
-from bot.views import outbox, replies
+from bot.views import replies
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
@@ -178,12 +178,12 @@ async def test_a_confirm_shows_its_board_once_when_replies_are_lost(bot, fake, s
     assert await service.store.deliveries() == []
 
 
-async def test_a_kept_board_overtaken_by_a_newer_one_is_told_not_redrawn(bot, fake, service, quick, monkeypatch):
+async def test_a_kept_board_overtaken_by_a_newer_one_is_told_not_redrawn(bot, fake, service, quick):
     """A board kept for later whose game moved on before it could be sent (the next move was
     answered as soon as Discord was back) is posted as its headline alone: no old picture, no
     stale builder, no ping."""
     await start_game(fake)
-    monkeypatch.setattr(outbox, "POLL", 3600.0)   # the timer waits: the next move is answered first
+    await bot.outbox.stop()   # no timer: the next move is answered before the kept board is tried
     fake.unknown_webhook("answer")
     fake.server_error("channel_message", status=503, times=None)
     await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
