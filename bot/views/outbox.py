@@ -95,7 +95,8 @@ class Outbox(Timer):
                 continue
             async with self._lock:
                 try:
-                    await asyncio.wait_for(self._send(delivery), ATTEMPT)
+                    async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
+                        await self._send(delivery)
                 except Exception as error:  # noqa: BLE001 - sorted: later, or never
                     if retry_delay(error, 0, float("inf")) is not None:
                         log.info("Discord still fails (%s); %s kept", describe(error), delivery.kind)
@@ -144,5 +145,6 @@ class Outbox(Timer):
             if not done:   # one try per POLL seconds while Discord fails, however much is kept meanwhile
                 await asyncio.sleep(POLL)
                 continue
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=IDLE)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(IDLE):
+                    await self._wake.wait()
