@@ -44,6 +44,7 @@ from bot.tree import KibitzTree
 from bot.views.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.views.challenge import DYNAMIC_ITEMS
 from bot.views.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
+from bot.views.outbox import Outbox
 from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ class KibitzBot(commands.Bot):
         self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
         self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
+        self.outbox = Outbox(self)         # answers Discord could not take yet: the same
         self.stopping = False
         self._in_flight: set[asyncio.Future[Any]] = set()   # the tasks of interactions being handled
         self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
@@ -115,9 +117,11 @@ class KibitzBot(commands.Bot):
                               "server? The global commands are synced as usual.", self.dev_guild, error.status,
                               error.text)
         self.scheduler.start()
+        self.outbox.start()
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        await self.outbox.stop()
         await super().close()
 
     def _take_interaction(self, data: Any) -> None:

@@ -33,7 +33,10 @@ RETRY = 1.0              # after a round that left something due (another shard'
 MAX_RETRY = 60.0         # ...doubled while that goes on, up to this
 
 
-class Scheduler:
+class Timer:
+    """A task of the bot's that runs until the bot closes: started once, cancelled by stop()."""
+    name = "kibitz-timer"
+
     def __init__(self, bot: KibitzBot) -> None:
         self.bot = bot
         self.service = bot.kibitz_service
@@ -41,7 +44,7 @@ class Scheduler:
 
     def start(self) -> None:
         if self._task is None:
-            self._task = asyncio.create_task(self._run(), name="kibitz-deadlines")
+            self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def stop(self) -> None:
         task, self._task = self._task, None
@@ -49,6 +52,13 @@ class Scheduler:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+    async def _run(self) -> None:
+        raise NotImplementedError
+
+
+class Scheduler(Timer):
+    name = "kibitz-deadlines"
 
     async def _run(self) -> None:
         await self.bot.wait_until_ready()

@@ -1281,6 +1281,22 @@ class GameService:
                      image, describe_view(view, game.info.name), f"kibitz-{record.id}-flipped.png",
                      ephemeral=True, game_id=record.id, view=view)
 
+    async def board_for(self, game_id: int) -> Reply | None:
+        """Game `game_id`'s board as stored now (picture, alt text, builder, buttons; no text), for an
+        answer shown late (bot/views/outbox.py); None when it has no board or cannot be drawn."""
+        record = await self.store.get(game_id)
+        if record is None or record.status == "challenge":
+            return None
+        try:
+            game = await asyncio.to_thread(lambda: self._revive(record).playing)
+            reply = await self._board_reply(record, game, "")
+        except Exception:   # noqa: BLE001 - the late answer goes without its picture
+            log.exception("could not draw game %s again", game_id)
+            return None
+        if not record.playing:
+            reply.builder = None
+        return reply
+
     # -- the turn builder (bot/builder.py) ----------------------------------------------------------
     BUILD_STALE = "This board is from an earlier position: nothing was played. Use the newest board (or /board)."
 

@@ -67,6 +67,7 @@ _ANSWERED = "kibitz_answered"   # Interaction.extras key: an answer already went
 _LOADING = "kibitz_loading"     # Interaction.extras key, after a refused callback: it left "thinking"
 _MESSAGE = "kibitz_message"     # Interaction.extras key: id of the last message that carried the answer
 _PRIVATE = "kibitz_private"     # Interaction.extras key: its "thinking" is private (defer_privately)
+LOADING_ID = "kibitz_loading_id"   # Interaction.extras key: id of its public "thinking" message, when known
 ALREADY_ACKNOWLEDGED = 40060     # Discord's code for a second callback to one interaction
 DEFER_AFTER = 1.5     # seconds after the interaction was made before a command defers publicly (Discord allows 3)
 MAX_OPTION = 100      # characters in any string option (the `max_length` every one declares)
@@ -140,6 +141,8 @@ async def send_piece(interaction: discord.Interaction, content: str, *, ephemera
             note_message(interaction, shown.id)
             return
         interaction.extras[_LOADING] = shown is not None   # a defer went through: resolve it below
+        if shown is not None:
+            interaction.extras[LOADING_ID] = shown.id
     if resolves_loading(interaction):
         if not ephemeral or interaction.extras.get(_PRIVATE):   # the answer takes the loading message's place
             await _replace_loading(interaction, content, **kwargs)
@@ -264,7 +267,8 @@ async def _defer(interaction: discord.Interaction) -> None:
     perhaps after it went through) is left to the answer: send_piece finds out what the
     interaction shows, and deliver_reply posts in the channel what cannot go there."""
     try:
-        await interaction.response.defer(thinking=True)
+        response = await interaction.response.defer(thinking=True)
+        interaction.extras[LOADING_ID] = response.message_id if response is not None else None
     except discord.HTTPException as error:
         log.warning("could not defer interaction %s: %s %s", interaction.id, error.status, error.text)
     except (aiohttp.ClientConnectionError, TimeoutError) as error:   # it may have gone through: the answer finds out

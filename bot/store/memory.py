@@ -5,7 +5,7 @@ import json
 from dataclasses import replace
 from typing import Callable
 
-from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, SetAside, StaleRecord, rated_pair
+from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, SetAside, StaleRecord, rated_pair
 
 
 def _board_key(row: PlayerRating) -> tuple:
@@ -25,6 +25,7 @@ class InMemoryStore:
         self._settings: dict[str, dict] = {}
         self._pings: dict[str, bool] = {}
         self._daily: dict[tuple[str, str, str], DailyResult] = {}
+        self._outbox: dict[int, Delivery] = {}
 
     async def create(self, record: GameRecord) -> int:
         if record.playing and await self.open_game(record.channel_id):
@@ -156,3 +157,14 @@ class InMemoryStore:
     async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
         return [replace(r) for r in self._daily.values() if r.guild_id == guild_id and r.variant == variant
                 and r.day == day]
+
+    async def add_delivery(self, delivery: Delivery) -> int:
+        delivery.id = max(self._outbox, default=0) + 1
+        self._outbox[delivery.id] = replace(delivery, reply=json.loads(json.dumps(delivery.reply)))
+        return delivery.id
+
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        return [replace(d, reply=json.loads(json.dumps(d.reply))) for _, d in sorted(self._outbox.items())[:limit]]
+
+    async def drop_delivery(self, delivery_id: int) -> None:
+        self._outbox.pop(delivery_id, None)

@@ -24,9 +24,9 @@ from dataclasses import replace
 from typing import Any
 
 from .migrations import postgres_migrations
-from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
+from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
-                   from_row, to_row)
+                   delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, to_row)
 
 try:
     import asyncpg
@@ -322,6 +322,18 @@ class PostgresStore(SetsAsideBadRows):
         rows = await self._pool.fetch("SELECT * FROM daily_results WHERE guild_id = $1 AND variant = $2 AND day = $3",
                                       guild_id, variant, day)
         return [DailyResult(**{**dict(r), "solved": bool(r["solved"])}) for r in rows]
+
+    async def add_delivery(self, delivery: Delivery) -> int:
+        marks = ", ".join(f"${i}" for i in range(1, len(DELIVERY_COLUMNS) + 1))
+        delivery.id = int(await self._pool.fetchval(
+            f"INSERT INTO outbox ({', '.join(DELIVERY_COLUMNS)}) VALUES ({marks}) RETURNING id", *delivery_row(delivery)))
+        return delivery.id
+
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        return [delivery_of(r) for r in await self._pool.fetch("SELECT * FROM outbox ORDER BY id LIMIT $1", limit)]
+
+    async def drop_delivery(self, delivery_id: int) -> None:
+        await self._pool.execute("DELETE FROM outbox WHERE id = $1", delivery_id)
 
     async def close(self) -> None:
         await self._pool.close()

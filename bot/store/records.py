@@ -162,6 +162,21 @@ class DailyResult:
     finished_at: str
 
 
+@dataclass
+class Delivery:
+    """An answer Discord could not take yet (migration 005, bot/views/outbox.py): a message to post
+    ("post": `reply` holds its text, ply, ping and buttons, `ref` its nonce; a board is drawn again
+    from game `game_id` when sent) or one to delete ("delete": `ref` is the message id)."""
+    kind: str
+    guild_id: str | None
+    channel_id: str
+    ref: str
+    game_id: int | None = None
+    reply: dict = field(default_factory=dict)
+    created_at: str = ""
+    id: int | None = None
+
+
 def daily_key(row: DailyResult, higher_is_better: bool) -> tuple:
     """Score board order: solved first, best score, fewer hints, fewer turns played, earliest finish."""
     score = row.score if row.score is not None else 0
@@ -226,3 +241,8 @@ class GameStore(Protocol):
         the day: a finish saved just before the process died, before its result was written."""
     async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
         """A server's results for a day's deal, unordered."""
+    # -- the outbox (migration 005) ----------------------------------------------------------------
+    async def add_delivery(self, delivery: Delivery) -> int: ...
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        """Pending deliveries, oldest first."""
+    async def drop_delivery(self, delivery_id: int) -> None: ...

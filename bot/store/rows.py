@@ -8,7 +8,7 @@ from dataclasses import fields
 from datetime import datetime, timezone
 from typing import Callable, Iterable
 
-from .records import OPEN, BadRow, GameRecord, GameStatus, SetAside
+from .records import OPEN, BadRow, Delivery, GameRecord, GameStatus, SetAside
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +31,17 @@ OTHER_TABLES: dict[str, tuple[str, ...]] = {
     "member_prefs": ("user_id", "pings", "updated_at"),
     "daily_results": DAILY_COLUMNS,
 }
+
+
+DELIVERY_COLUMNS = ("kind", "guild_id", "channel_id", "game_id", "ref", "reply", "created_at")
+
+
+def delivery_row(delivery: Delivery) -> tuple:
+    return tuple(json.dumps(delivery.reply) if c == "reply" else getattr(delivery, c) for c in DELIVERY_COLUMNS)
+
+
+def delivery_of(row) -> Delivery:
+    return Delivery(**{**dict(row), "reply": json.loads(row["reply"])})
 
 
 def to_row(record: GameRecord, version: int | None = None) -> tuple:

@@ -18,9 +18,9 @@ from pathlib import Path
 import aiosqlite
 
 from .migrations import sqlite_migrations
-from .records import ChannelBusy, DailyResult, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
+from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
-                   from_row, to_row)
+                   DELIVERY_COLUMNS, delivery_of, delivery_row, from_row, to_row)
 
 _UPDATE_GAME = f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLUMNS)} WHERE id = ? AND version = ?"
 # The first player's id, in SQL that never fails on a row whose players column is not JSON.
@@ -317,6 +317,20 @@ class SqliteStore(SetsAsideBadRows):
             "SELECT * FROM daily_results WHERE guild_id = ? AND variant = ? AND day = ?",
             (guild_id, variant, day))).fetchall()
         return [DailyResult(**{**dict(r), "solved": bool(r["solved"])}) for r in rows]
+
+    async def add_delivery(self, delivery: Delivery) -> int:
+        async with self._write:
+            cursor = await self._conn.execute(f"INSERT INTO outbox ({', '.join(DELIVERY_COLUMNS)}) VALUES "
+                                              f"({', '.join('?' for _ in DELIVERY_COLUMNS)})", delivery_row(delivery))
+        delivery.id = int(cursor.lastrowid or 0)
+        return delivery.id
+
+    async def deliveries(self, limit: int = 100) -> list[Delivery]:
+        rows = await (await self._conn.execute("SELECT * FROM outbox ORDER BY id LIMIT ?", (limit,))).fetchall()
+        return [delivery_of(r) for r in rows]
+
+    async def drop_delivery(self, delivery_id: int) -> None:
+        await self._write_one("DELETE FROM outbox WHERE id = ?", (delivery_id,))
 
     async def close(self) -> None:
         """Checkpoint the WAL into the main file (left empty), then close: the file alone holds every game."""

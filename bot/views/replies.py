@@ -9,16 +9,21 @@ Two ways to send a Reply:
   the change stands: telling the player "try again" would make the retry fail ("not your turn").
   It sends the Reply as the interaction's answer (its callback, the edit of its "thinking"
   message, or a followup); if that does not go through, it posts the same message in the channel
-  instead.
+  instead; and if Discord takes neither, it keeps the answer in the outbox (bot/views/outbox.py),
+  which shows it once Discord answers again.
 
 What is retried where. discord.py's HTTP clients (``discord/webhook/async_.py`` for interaction
-answers, ``discord/http.py`` for channel messages) already wait out a 429 from Discord (the
-``retry_after`` of its JSON body) and retry any 5xx up to five attempts (1, 3, 5, 7, 9 s apart),
-so ``deliver_reply`` does not retry those again. It retries only what discord.py gives up on at
-once: a dropped or timed-out connection, and a 429 without Discord's ``Via`` header (which
-discord.py takes for a Cloudflare ban) when its ``Retry-After`` is short. Anything else (404
-Unknown Webhook once the interaction token is dead, 403, 5xx after discord.py's five attempts)
-sends the message to the channel instead.
+answers, ``discord/http.py`` for channel messages) wait out a 429 from Discord (the
+``retry_after`` of its JSON body) and retry some 5xx a few times (interaction answers: any 5xx, five
+attempts 1, 3, 5, 7, 9 s apart; channel messages: 500, 502, 504 but not 503). On top of that
+``deliver_reply`` retries every 5xx, every 429 (waiting its ``Retry-After``, also one without
+Discord's ``Via`` header, which discord.py takes for a Cloudflare ban), a dropped or timed-out
+connection, with backoff (``BACKOFF``), for ``RETRY_FOR`` seconds on the interaction, then as long
+in the channel, then hands it to the outbox. Anything else (404 Unknown Webhook once the interaction
+token is dead, 403) goes to the next way at once. When an answer that would be the interaction's own
+message (a callback, or the edit of "thinking") fails in a way that may have gone through, the bot
+reads what the interaction shows before posting it in the channel. A "thinking" message that could
+be neither replaced nor deleted is deleted later by the outbox.
 
 No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
 (after a refused repeat the bot reads what the interaction shows: see bot/tree.py), or after a
@@ -53,13 +58,14 @@ from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
 from bot.names import escape
 from bot.service import Player, Reply
-from bot.tree import note_message, resolves_loading, send, send_piece, split_content
+from bot.tree import _ANSWERED, LOADING_ID, _called_back, _shown, note_message, resolves_loading, send, send_piece
+from bot.tree import split_content
 
 log = logging.getLogger(__name__)
 
 ALT_LIMIT = 1024          # Discord caps an attachment description at 1024 characters
-RETRY_DELAYS = (0.5, 2.0)   # our own retries (see module docstring), seconds before each
-MAX_RETRY_AFTER = 10.0    # longest Retry-After we wait out ourselves
+BACKOFF = (0.5, 1.0, 2.0, 4.0)   # our own retries (see module docstring): seconds before each, the last repeated
+RETRY_FOR = 20.0          # seconds of retrying on the interaction, then in the channel, before the next way
 
 
 class _JoinedBodySession:
@@ -193,10 +199,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
 
 
 async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
-    """Deliver the Reply to a committed change, to the interaction or else to the channel.
-
-    Never raises (see module docstring); what cannot be delivered at all is logged.
-    """
+    """Deliver the Reply to a committed change: to the interaction, else to the channel, else to the
+    outbox. Never raises (see module docstring); what cannot be delivered at all is logged."""
     texts = split_content(reply_text(reply)) or [""]
     to_channel = False
     use_joined_bodies()
@@ -205,79 +209,119 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
         extras: Callable[[], dict[str, Any]] = (lambda: _extras(reply)) if index == len(texts) - 1 else dict
         if not to_channel:
             to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
-        if to_channel:
-            await _to_channel(interaction, reply, index, text, extras)
+        if to_channel and not await _to_channel(interaction, reply, index, text, extras):
+            await _outbox(interaction).keep_post(interaction, reply, "\n".join(texts[index:]), _nonce(interaction, index))
+            break
     if to_channel and resolves_loading(interaction):
-        # The answer is in the channel; take the "thinking" message away if Discord still lets us.
+        # The answer is in the channel (or kept); take the "thinking" message away, now or later.
         try:
             await interaction.delete_original_response()
-        except Exception as error:  # noqa: BLE001 - cosmetic: it times out on Discord's side anyway
-            log.debug("could not remove the loading message of interaction %s: %s", interaction.id, describe(error))
+        except Exception as error:  # noqa: BLE001 - the outbox deletes it once Discord lets it
+            log.warning("could not remove the loading message of interaction %s: %s", interaction.id, describe(error))
+            if isinstance(loading := interaction.extras.get(LOADING_ID), int) and interaction.channel_id is not None:
+                await _outbox(interaction).keep_removal(guild_key(interaction), str(interaction.channel_id), loading)
+
+
+def _outbox(interaction: discord.Interaction) -> Any:
+    return interaction.client.outbox  # type: ignore[attr-defined]   # bot/views/outbox.py's Outbox
+
+
+def _nonce(interaction: discord.Interaction, index: int) -> str:
+    return f"{interaction.id}-{index}"   # at most 25 characters; the same nonce never posts twice
+
+
+async def _with_retries(send: Callable[[], Any], what: str, interaction: discord.Interaction) -> Any:
+    """`send()`, retried as the module docstring says for up to RETRY_FOR seconds; raises the last error."""
+    deadline = asyncio.get_running_loop().time() + RETRY_FOR
+    attempt = 0
+    while True:
+        try:
+            return await send()
+        except Exception as error:  # noqa: BLE001 - sorted below: retried, or raised
+            delay = retry_delay(error, attempt, deadline - asyncio.get_running_loop().time())
+            if delay is None:
+                raise
+            log.warning("%s interaction %s failed (%s); retrying in %.1f s", what, interaction.id, describe(error), delay)
+        await asyncio.sleep(delay)
+        attempt += 1
 
 
 async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral: bool,
                           extras: Callable[[], dict[str, Any]]) -> bool:
-    """Send one message as the interaction's answer, retrying what discord.py does not.
-    True when it went through; False when the channel should have it instead."""
-    attempt = 0
-    while True:
-        try:
-            await send_piece(interaction, text, ephemeral=ephemeral, **extras())
+    """Send one message as the interaction's answer, retrying. True when it went through; False
+    when the channel should have it instead."""
+    own_message = not _called_back(interaction) or resolves_loading(interaction)   # a callback, or "thinking" edited
+    try:
+        await _with_retries(lambda: send_piece(interaction, text, ephemeral=ephemeral, **extras()), "answering",
+                            interaction)
+        return True
+    except Exception as error:  # noqa: BLE001 - the change is committed: no error may escape
+        if own_message and _may_have_gone(error) and await _answer_shown(interaction):
+            log.info("interaction %s shows its answer after all (%s)", interaction.id, describe(error))
             return True
-        except Exception as error:  # noqa: BLE001 - the change is committed: no error may escape
-            delay = retry_delay(error, attempt)
-            if delay is None:
-                log.warning("could not answer interaction %s (%s); posting in the channel instead",
-                            interaction.id, describe(error))
-                return False
-            log.warning("answering interaction %s failed (%s); retrying in %.1f s",
-                        interaction.id, describe(error), delay)
-        await asyncio.sleep(delay)
-        attempt += 1
+        log.warning("could not answer interaction %s (%s); posting in the channel instead",
+                    interaction.id, describe(error))
+        return False
+
+
+async def _answer_shown(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's own message is an answer (not "thinking"): a callback or edit
+    whose reply was lost went through. False when that cannot be read either."""
+    try:
+        shown = await _shown(interaction)
+    except Exception:  # noqa: BLE001 - unknown: the channel gets the answer
+        return False
+    if shown is None or shown.flags.loading:
+        return False
+    interaction.extras[_ANSWERED] = True
+    note_message(interaction, shown.id)
+    return True
 
 
 async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int, text: str,
-                      extras: Callable[[], dict[str, Any]]) -> None:
-    """Post one message of the Reply in the interaction's channel, as a plain bot message."""
+                      extras: Callable[[], dict[str, Any]]) -> bool:
+    """Post one message of the Reply in the interaction's channel, as a plain bot message. True
+    when posted (or when it can never be: a private answer, no channel), False to keep it for later."""
     if reply.ephemeral:   # a private answer must not turn public; none of the committed ones is private
         log.error("could not deliver the private answer to interaction %s", interaction.id)
-        return
+        return True
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):
         log.error("could not deliver the answer to interaction %s: no channel to post in", interaction.id)
-        return
-    nonce = f"{interaction.id}-{index}"   # at most 25 characters; the same nonce never posts twice
-    attempt = 0
-    while True:
-        try:
-            posted = await channel.send(text or None, nonce=nonce, **extras())
-            note_message(interaction, posted.id)   # the answer's message, for whoever reads answered_in
-            return
-        except Exception as error:   # the change is committed: no error may escape
-            delay = retry_delay(error, attempt)
-            if delay is None:
-                log.error("could not deliver the answer to interaction %s in channel %s: %s",
-                          interaction.id, channel.id, describe(error), exc_info=error)
-                return
-            log.warning("posting the answer to interaction %s failed (%s); retrying in %.1f s",
-                        interaction.id, describe(error), delay)
-        await asyncio.sleep(delay)
-        attempt += 1
+        return True
+    try:
+        posted = await _with_retries(lambda: channel.send(text or None, nonce=_nonce(interaction, index), **extras()),
+                                     "posting the answer to", interaction)
+    except Exception as error:   # noqa: BLE001 - the change is committed: no error may escape
+        if retry_delay(error, 0, float("inf")) is None:
+            log.error("could not deliver the answer to interaction %s in channel %s: %s",
+                      interaction.id, channel.id, describe(error), exc_info=error)
+            return True   # refused for good (403, 404): the outbox would fare no better
+        log.warning("could not post the answer to interaction %s (%s); keeping it for later", interaction.id,
+                    describe(error))
+        return False
+    note_message(interaction, posted.id)   # the answer's message, for whoever reads answered_in
+    return True
 
 
-def retry_delay(error: BaseException, attempt: int) -> float | None:
-    """Seconds to wait before retrying after `error`, or None when a retry is not ours to make."""
-    if attempt >= len(RETRY_DELAYS):
-        return None
+def retry_delay(error: BaseException, attempt: int, left: float) -> float | None:
+    """Seconds to wait before retrying after `error`, with `left` seconds of retrying left; None
+    when the error is not worth a retry (refused for good) or the wait would not fit."""
+    backoff = BACKOFF[min(attempt, len(BACKOFF) - 1)]
     if isinstance(error, (aiohttp.ClientConnectionError, TimeoutError)):
-        return RETRY_DELAYS[attempt]
-    if isinstance(error, discord.HTTPException) and error.status == 429:
-        # discord.py waits out Discord's own 429s; it gives up at once on one without Discord's
-        # proxy header. Wait that out too when it is short.
-        wait = _retry_after(error)
-        if wait is not None and 0 <= wait <= MAX_RETRY_AFTER:
-            return wait
-    return None
+        delay = backoff
+    elif isinstance(error, discord.HTTPException) and (error.status >= 500 or error.status == 429):
+        wait = _retry_after(error) if error.status == 429 else None   # Discord's own word on a 429
+        delay = backoff if wait is None or wait < 0 else wait
+    else:
+        return None
+    return delay if delay <= left else None
+
+
+def _may_have_gone(error: BaseException) -> bool:
+    """Whether a request that failed with `error` may still have been carried out."""
+    return isinstance(error, (aiohttp.ClientConnectionError, TimeoutError)) or (
+        isinstance(error, discord.HTTPException) and error.status >= 500)
 
 
 def _retry_after(error: discord.HTTPException) -> float | None:

@@ -15,7 +15,8 @@ keyed by a short token (``!<token>``); after a restart such a builder says to st
 
 Rows: the select on the first, Confirm and Clear on the second; three rows stay free for other
 controls. A choice edits the board message in place (everyone sees the turn being built, as
-over a real board); Confirm posts the new board, whose builder is for the next player.
+over a real board); Confirm posts the new board (as its callback, or the edit of its "thinking"),
+whose builder is for the next player, and takes the builder off the old one.
 """
 from __future__ import annotations
 
@@ -29,9 +30,9 @@ import discord
 
 from bot.builder import Menu
 from bot.service import UserError
-from bot.tree import report_error
+from bot.tree import answer, report_error
 from bot.views.board_buttons import keep_controls
-from bot.views.replies import channel_key, deliver_reply, describe, player
+from bot.views.replies import channel_key, describe, player
 
 if TYPE_CHECKING:
     from bot.service import GameService
@@ -148,21 +149,24 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz
         return cls(int(match["game"]), int(match["ply"]), match["state"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        # Answered as a command is (bot/tree.py's answer): the new board is the interaction's own
+        # message, by its callback or the edit of "thinking", so a retry whose reply was lost never
+        # posts it twice (a followup would).
         try:
             parts, _, _ = decode_state(self.state)
-            await interaction.response.defer()
-            reply = await _service(interaction).play_built(channel_key(interaction), player(interaction.user),
-                                                           self.game_id, self.ply, parts)
+            await answer(interaction, _service(interaction).play_built(channel_key(interaction),
+                                                                       player(interaction.user), self.game_id,
+                                                                       self.ply, parts), changes=True)
         except Exception as error:  # noqa: BLE001 - nothing was played: tell the user privately
             await _refuse(interaction, error)
             return
-        # The turn is committed: take the builder off the old board (best effort), then post the new one.
-        try:
-            await interaction.edit_original_response(view=None)
-        except Exception as error:  # noqa: BLE001 - cosmetic; the old builder refuses stale clicks anyway
-            log.warning("could not remove the builder from game %s at ply %s (%s)", self.game_id, self.ply,
-                        describe(error))
-        await deliver_reply(interaction, reply)
+        # The turn is committed and shown: take the builder off the old board (best effort).
+        if interaction.message is not None:
+            try:
+                await interaction.message.edit(view=None)
+            except Exception as error:  # noqa: BLE001 - cosmetic; the old builder refuses stale clicks anyway
+                log.warning("could not remove the builder from game %s at ply %s (%s)", self.game_id, self.ply,
+                            describe(error))
 
 
 class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbclr:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):

@@ -5,7 +5,7 @@ import pytest
 import pytest_asyncio
 
 from bot.service import GameService, UserError
-from bot.store import (OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStatus, InMemoryStore, StaleRecord,
+from bot.store import (OPEN_SEAT, ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, InMemoryStore, StaleRecord,
                        daily_key)
 from bot.store.connect import open_store
 from bot.store.migrations import postgres_migrations
@@ -232,3 +232,17 @@ async def test_finished_daily_copies_without_a_kept_result_are_found(any_store):
     assert [r.id for r in await any_store.unrecorded_daily_finishes("2026-11-23", "kingswap", "g1")] == [lost.id]
     assert [r.id for r in await any_store.unrecorded_daily_finishes("2026-11-23", "kingswap", "")] == [elsewhere.id]
     assert await any_store.unrecorded_daily_finishes("2026-11-24", "kingswap", "g1") == []
+
+
+async def test_pending_deliveries_are_kept_in_order_until_dropped(any_store):
+    board = Delivery("post", "g1", "c1", "12345-0", game_id=7, reply={"text": "alice plays **e4**.", "ply": 1,
+                                                                      "ping": "2", "controls": ["draw", "resign"]},
+                     created_at="t0")
+    removal = Delivery("delete", None, "c2", "991", created_at="t1")
+    first, second = await any_store.add_delivery(board), await any_store.add_delivery(removal)
+    assert second > first and (board.id, removal.id) == (first, second)
+    assert await any_store.deliveries() == [board, removal]
+    assert [d.id for d in await any_store.deliveries(limit=1)] == [first]
+    await any_store.drop_delivery(first)
+    await any_store.drop_delivery(first)   # dropping twice (two tries racing) is harmless
+    assert await any_store.deliveries() == [removal]

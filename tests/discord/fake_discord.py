@@ -112,8 +112,10 @@ Faults
 ``fake.rate_limit("answer", retry_after=0.2)``, ``fake.server_error("followup")``,
 ``fake.unknown_webhook("answer")``, ``fake.disconnect("answer", after=True)`` or the general
 ``fake.inject(...)`` answer the next N requests to a route (a name in ``ROUTES`` or
-``"METHOD /path-regex"``) the way Discord does when it fails. Every REST request is recorded in
-``fake.requests`` with the status it got and when it arrived; ``fake.requests_to(route)`` filters.
+``"METHOD /path-regex"``) the way Discord does when it fails; with ``seconds=S`` (e.g.
+``fake.server_error("channel_message", status=503, seconds=3)``) every request to it for S
+seconds. Every REST request is recorded in ``fake.requests`` with the status it got and when it
+arrived; ``fake.requests_to(route)`` filters.
 As Discord does, a message whose embeds total more than 6,000 characters (titles, descriptions,
 fields, footers, authors) is refused with 400 code 50035; ``fake.refuse_token()`` answers the
 bot's login 401, as for a token Discord does not know.
@@ -350,6 +352,7 @@ ROUTES: dict[str, tuple[str, str]] = {
     "get_original": ("GET", r"/webhooks/[^/]+/[^/]+/messages/@original"),
     "channel_message": ("POST", r"/channels/[^/]+/messages"),
     "edit_channel_message": ("PATCH", r"/channels/[^/]+/messages/[^/]+"),
+    "delete_channel_message": ("DELETE", r"/channels/[^/]+/messages/[^/]+"),
     "create_thread": ("POST", r"/channels/[^/]+(/messages/[^/]+)?/threads"),
     "add_thread_member": ("PUT", r"/channels/[^/]+/thread-members/[^/]+"),
     "edit_channel": ("PATCH", r"/channels/[^/]+"),
@@ -409,10 +412,11 @@ class Fault:
     times: int | None = 1              # how many requests to spoil; None: until cleared
     after: bool = False                # do the work first (the message exists), then fail: a lost answer
     hits: int = 0
+    until: float | None = None         # time.monotonic() when it stops spoiling (a stretch of time), if set
 
     def matches(self, method: str, path: str) -> bool:
         return (self.times is None or self.hits < self.times) and self.method.fullmatch(method) is not None \
-            and self.pattern.fullmatch(path) is not None
+            and self.pattern.fullmatch(path) is not None and (self.until is None or time.monotonic() < self.until)
 
 
 class FakeDiscord:
@@ -738,10 +742,12 @@ class FakeDiscord:
 
     # -- faults -------------------------------------------------------------------------------
     def inject(self, route: str, *, status: int | None, body: Any = None, headers: dict[str, str] | None = None,
-               times: int | None = 1, after: bool = False) -> Fault:
-        """Spoil the next `times` requests to `route` (None: until clear_faults)."""
+               times: int | None = 1, after: bool = False, seconds: float | None = None) -> Fault:
+        """Spoil the next `times` requests to `route` (None: until clear_faults), or with `seconds`
+        every request to it for that long from now."""
         method, pattern = _route(route)
-        fault = Fault(method, pattern, status, body, dict(headers or {}), times, after)
+        until = None if seconds is None else time.monotonic() + seconds
+        fault = Fault(method, pattern, status, body, dict(headers or {}), None if seconds else times, after, until=until)
         self.faults.append(fault)
         return fault
 
@@ -756,9 +762,10 @@ class FakeDiscord:
         body = {"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global}
         return self.inject(route, status=429, body=body, headers=headers, times=times)
 
-    def server_error(self, route: str, *, times: int | None = 1, status: int = 500, after: bool = False) -> Fault:
+    def server_error(self, route: str, *, times: int | None = 1, status: int = 500, after: bool = False,
+                     seconds: float | None = None) -> Fault:
         return self.inject(route, status=status, body={"message": "500: Internal Server Error", "code": 0},
-                           times=times, after=after)
+                           times=times, after=after, seconds=seconds)
 
     def unknown_webhook(self, route: str = "answer", *, times: int | None = None) -> Fault:
         """404 Unknown Webhook: what Discord answers once an interaction token is dead."""
@@ -768,9 +775,10 @@ class FakeDiscord:
         """Answer every login (GET /users/@me) 401, as Discord does for a token it does not know."""
         return self.inject("GET /users/@me", status=401, body={"message": "401: Unauthorized", "code": 0}, times=None)
 
-    def disconnect(self, route: str, *, times: int | None = 1, after: bool = False) -> Fault:
+    def disconnect(self, route: str, *, times: int | None = 1, after: bool = False,
+                   seconds: float | None = None) -> Fault:
         """Close the connection without an answer (with `after`: once the request has taken effect)."""
-        return self.inject(route, status=None, times=times, after=after)
+        return self.inject(route, status=None, times=times, after=after, seconds=seconds)
 
     def clear_faults(self) -> None:
         self.faults.clear()

@@ -7,7 +7,7 @@ import discord
 from bot.config import load
 from bot.discord_app import DEFAULT_API_BASE, DiscordConfig
 from bot.tree import split_content
-from bot.views.replies import RETRY_DELAYS, retry_delay
+from bot.views.replies import BACKOFF, retry_delay
 
 
 def test_config_reads_the_environment(tmp_path):
@@ -39,16 +39,19 @@ def _http_error(kind: type[discord.HTTPException], status: int, headers: dict[st
     return kind(response, {"message": "", "code": 0})  # type: ignore[arg-type]
 
 
-def test_the_bot_retries_only_what_discord_py_gives_up_on_at_once():
+def test_the_bot_retries_every_5xx_429_and_lost_connection_while_time_is_left():
     dropped = aiohttp.ServerDisconnectedError()
-    assert [retry_delay(dropped, attempt) for attempt in range(3)] == [*RETRY_DELAYS, None]
-    assert retry_delay(TimeoutError(), 0) == RETRY_DELAYS[0]
-    # a 429 discord.py refused to wait out (no Via header): wait its Retry-After when short
-    assert retry_delay(_http_error(discord.HTTPException, 429, {"Retry-After": "0.25"}), 0) == 0.25
-    assert retry_delay(_http_error(discord.HTTPException, 429, {"Retry-After": "600"}), 0) is None
-    assert retry_delay(_http_error(discord.HTTPException, 429), 0) is None
-    # refused for good, or already retried five times by discord.py: the channel gets it
-    assert retry_delay(_http_error(discord.NotFound, 404), 0) is None
-    assert retry_delay(_http_error(discord.Forbidden, 403), 0) is None
-    assert retry_delay(_http_error(discord.DiscordServerError, 500), 0) is None
-    assert retry_delay(ValueError("a bug"), 0) is None
+    assert [retry_delay(dropped, attempt, 60) for attempt in range(6)] == [*BACKOFF, BACKOFF[-1], BACKOFF[-1]]
+    assert retry_delay(TimeoutError(), 0, 60) == BACKOFF[0]
+    for status in (500, 502, 503, 504):   # discord.py retries no 503 on a channel post: the bot does
+        assert retry_delay(_http_error(discord.DiscordServerError, status), 1, 60) == BACKOFF[1]
+    # a 429: wait its Retry-After (also one discord.py refused to wait out, without Via), else back off
+    assert retry_delay(_http_error(discord.HTTPException, 429, {"Retry-After": "0.25"}), 3, 60) == 0.25
+    assert retry_delay(_http_error(discord.HTTPException, 429, {"Retry-After": "600"}), 0, 60) is None
+    assert retry_delay(_http_error(discord.HTTPException, 429), 0, 60) == BACKOFF[0]
+    # no time left for the wait: the next way (channel, then the outbox) gets it
+    assert retry_delay(dropped, 3, BACKOFF[3] - 0.1) is None
+    # refused for good: the next way at once
+    assert retry_delay(_http_error(discord.NotFound, 404), 0, 60) is None
+    assert retry_delay(_http_error(discord.Forbidden, 403), 0, 60) is None
+    assert retry_delay(ValueError("a bug"), 0, 60) is None

@@ -85,7 +85,7 @@ async def test_a_standard_move_is_built_man_first_then_target(bot, fake, service
     assert "[Pick where the knight g1 goes.]" in transcript[2] and "Nf3 (g1f3)" in transcript[2]
     played = await confirm(fake, message, fake.alice)
     assert "alice plays **Nf3** (`g1f3`)" in played.reply.content
-    assert [s for s in played.sent if s.kind == "edit"][0].message["components"] == []   # old builder off
+    await fake.wait_until(lambda: fake.messages[message["id"]]["components"] == [])   # old builder off
     assert (await service.board(fake.channel_id)).text.count("bob to move")
     game_id = service._live[fake.channel_id].record.id
     assert builder_of(played.reply.message)["select"]["custom_id"].startswith(f"kibitz:tb:{game_id}:1:")   # ply 1

@@ -1,0 +1,150 @@
+"""Answers Discord could not take yet: kept in the store, shown once it answers again.
+
+``deliver_reply`` (bot/views/replies.py) retries a committed change's answer on the interaction,
+then in the channel; what still does not go through is kept here, as a row of the store's outbox
+(migration 005), and so is a "thinking" message that could be neither replaced nor deleted. A
+timer (``Outbox.start``, from the bot's setup_hook) tries the oldest row at once, then every
+``POLL`` seconds while any is pending, one try at a time (a row that fails for now ends the
+round: no storm of requests while Discord is down), so a kept answer shows within seconds of
+Discord answering again. Rows survive a restart; each process sends those of the servers it runs.
+
+A row holds what redraws the post: channel, text, who to ping, the buttons' data, and the game
+and ply of its board, not the picture: the board is drawn again from the stored game when sent.
+Posting carries the nonce of the channel post that failed before, so a post Discord made after
+all (its answer lost) is not made twice. Sending deletes the row.
+
+One board per game: a newer board kept for a game that has one pending takes its place, and keeps
+the older one's headline ("alice plays e4.") above its own text, so every move is still told. A
+board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
+e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
+buttons, no ping, as the newer board shows the game as it stands and an old position under it
+would only mislead, but the move is still told.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.scheduler import Timer
+from bot.service import Reply
+from bot.store import Delivery
+from bot.tree import split_content
+from bot.views.replies import _extras, describe, guild_key, reply_text, retry_delay
+
+if TYPE_CHECKING:
+    from bot.discord_app import KibitzBot
+
+log = logging.getLogger(__name__)
+
+POLL = 2.0       # seconds between tries while something is pending
+ATTEMPT = 5.0    # longest one try may take (discord.py's own 5xx retries included): then the next round
+IDLE = 300.0     # with nothing pending, look again at least this often
+PENDING = 1000   # rows read per round
+_KEPT = ("text", "ping", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
+
+
+class Outbox(Timer):
+    name = "kibitz-outbox"
+
+    def __init__(self, bot: KibitzBot) -> None:
+        super().__init__(bot)
+        self._wake = asyncio.Event()
+        self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
+
+    async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str) -> None:
+        """Keep a committed change's answer (`text`: what is left of it to post) for later."""
+        data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
+        data.update(text=text if reply.ping is None else text.removeprefix(f"<@{reply.ping}> "),
+                    board=reply.image is not None and reply.game_id is not None)
+        store = self.service.store
+        try:
+            async with self._lock:
+                if data["board"]:   # one board per game: an older one pending gives way, its headlines kept
+                    for older in await store.deliveries(PENDING):
+                        if older.kind == "post" and older.game_id == reply.game_id and older.reply.get("board"):
+                            data["earlier"] = [*data.get("earlier", []), *older.reply.get("earlier", []),
+                                               older.reply["text"].split("\n")[0]]
+                            await store.drop_delivery(older.id or 0)
+                await store.add_delivery(Delivery("post", guild_key(interaction), str(interaction.channel_id), nonce,
+                                                  reply.game_id, data, self.service.clock()))
+        except Exception:
+            log.exception("could not keep the answer to interaction %s for later: it is lost", interaction.id)
+            return
+        log.warning("kept the answer to interaction %s (game %s) until Discord takes it", interaction.id, reply.game_id)
+        self._wake.set()
+
+    async def keep_removal(self, guild_id: str | None, channel_id: str, message_id: int) -> None:
+        """Delete message `message_id` (a "thinking" message left behind) once Discord lets us."""
+        try:
+            await self.service.store.add_delivery(Delivery("delete", guild_id, channel_id, str(message_id),
+                                                           created_at=self.service.clock()))
+        except Exception:
+            log.exception("could not keep message %s to delete later", message_id)
+            return
+        self._wake.set()
+
+    async def flush(self) -> bool:
+        """Send the pending rows of this process's servers, oldest first, until one fails for now.
+        True when none of them is left."""
+        for delivery in await self.service.store.deliveries(PENDING):
+            if not self.bot.owns_guild(delivery.guild_id):
+                continue
+            async with self._lock:
+                try:
+                    async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
+                        await self._send(delivery)
+                except Exception as error:  # noqa: BLE001 - sorted: later, or never
+                    if retry_delay(error, 0, float("inf")) is not None:
+                        log.info("Discord still fails (%s); %s kept", describe(error), delivery.kind)
+                        return False
+                    log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
+                              describe(error))
+                await self.service.store.drop_delivery(delivery.id or 0)
+        return True
+
+    async def _send(self, delivery: Delivery) -> None:
+        if delivery.kind == "delete":
+            with contextlib.suppress(discord.NotFound):   # gone already
+                await self.bot.http.delete_message(int(delivery.channel_id), int(delivery.ref))
+            return
+        data = delivery.reply
+        reply = Reply(data["text"], game_id=delivery.game_id, ping=data.get("ping"), ply=data.get("ply"),
+                      controls=tuple(data.get("controls") or ()), asker=data.get("asker"),
+                      challenge=tuple(data["challenge"]) if data.get("challenge") else None,   # type: ignore[arg-type]
+                      finished=bool(data.get("finished")), embed=data.get("embed"))
+        board = await self.service.board_for(delivery.game_id) if data.get("board") and delivery.game_id else None
+        if board is not None and board.ply != reply.ply:   # overtaken: its headlines alone (module docstring)
+            log.info("the kept board of game %s (ply %s) was overtaken by a newer one", delivery.game_id, reply.ply)
+            reply = Reply(reply.text.split("\n")[0])
+        elif board is not None:
+            reply.image, reply.alt, reply.filename = board.image, board.alt, board.filename
+            reply.builder, reply.controls = board.builder, board.controls
+        reply.text = "\n".join([*data.get("earlier", []), reply.text])
+        channel = self.bot.get_partial_messageable(int(delivery.channel_id))
+        pieces = split_content(reply_text(reply)) or [""]
+        for index, piece in enumerate(pieces):
+            extra: dict[str, Any] = _extras(reply) if index == len(pieces) - 1 else {}
+            posted = await channel.send(piece or None, nonce=delivery.ref if index == 0 else f"{delivery.ref}+{index}",
+                                        **extra)
+        if reply.challenge is not None and reply.game_id is not None:   # the message to edit when it is settled
+            await self.service.note_challenge_message(reply.game_id, str(posted.id))
+
+    async def _run(self) -> None:
+        await self.bot.wait_until_ready()
+        while True:
+            self._wake.clear()
+            try:
+                done = await self.flush()
+            except Exception:
+                log.exception("the outbox round failed; trying again shortly")
+                done = False
+            if not done:   # one try per POLL seconds while Discord fails, however much is kept meanwhile
+                await asyncio.sleep(POLL)
+                continue
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(IDLE):
+                    await self._wake.wait()

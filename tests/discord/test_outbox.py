@@ -1,0 +1,199 @@
+"""End to end: the answer to a committed change that Discord will not take for a while (5xx,
+429, lost replies) is retried, then kept in the store's outbox and shown once Discord answers
+again, also by the next process after a restart; a "thinking" message left behind is removed
+later; and a turn-builder Confirm shows its board once when replies are lost."""
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+import discord.webhook.async_
+import pytest
+
+from bot import tree as kibitz_tree
+from bot.service import GameService
+from bot.store import SqliteStore
+from bot.views import replies
+from tests.discord.conftest import running_bot, tiny_png
+from tests.discord.fake_discord import FakeDiscord, Sent
+from tests.discord.test_discord_commands import PNG_MAGIC, start_game
+from tests.discord.test_discord_faults import _FastAsyncio
+from tests.discord.test_turn_builder import build, builder_of, start
+
+pytestmark = pytest.mark.asyncio
+
+STRETCH = 4.0   # seconds of 503s: longer than the bot's own retries here (quick), so answers are kept
+LINE = [("alice", "e2e4", "e4"), ("bob", "e7e5", "e5"), ("alice", "g1f3", "Nf3"), ("bob", "b8c6", "Nc6")]
+
+
+@pytest.fixture(autouse=True)
+def games_in_place(fake):
+    fake.deny_threads()
+
+
+@pytest.fixture
+def quick(monkeypatch):
+    """The bot retries each way for half a second (not RETRY_FOR's 20), and discord.py's own 5xx
+    back-off is 100 times shorter."""
+    monkeypatch.setattr(replies, "RETRY_FOR", 0.5)
+    monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())
+
+
+async def until(check: Callable[[], Awaitable[object]], timeout: float = 30.0) -> None:
+    """Poll an async condition (the store's) until it holds."""
+    async with asyncio.timeout(timeout):
+        while not await check():
+            await asyncio.sleep(0.02)
+
+
+async def start_in(fake: FakeDiscord, channel: str) -> None:
+    challenge = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"},
+                                 user=fake.alice, channel=channel)
+    accept_id = next(c["custom_id"] for c in challenge.components() if c["label"] == "Accept")
+    assert "accepts" in (await fake.click(accept_id, user=fake.bob)).reply.content
+
+
+def shown(fake: FakeDiscord, channel: str, text: str) -> list[Sent]:
+    """The messages that appeared in `channel` saying `text` (answers and the bot's own posts)."""
+    return [s for s in fake.messages_in(channel) if text in s.content]
+
+
+async def test_every_saved_move_is_shown_after_a_stretch_of_503s(bot, fake, service, quick):
+    """Replies fail for good (dead tokens) and posts in the channel answer 503 for a stretch: no
+    saved move goes unshown, none is shown twice, and each game's last post is its board, pinging
+    the player to move."""
+    channels = [fake.channel_id, *(fake.add_channel(f"board-{i}") for i in range(3))]
+    await fake.wait_until(lambda: all(bot.get_channel(int(c)) for c in channels))
+    for channel in channels:
+        await start_in(fake, channel)
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, seconds=STRETCH)
+    for ply, (who, move, _) in enumerate(LINE):
+        for channel in channels:
+            await fake.slash("move", {"move": move}, user=getattr(fake, who), channel=channel, wait=False)
+        for channel in channels:
+            await until(lambda: _plies(service, channel, ply + 1))
+    saved = [(channel, f"{who} plays **{san}**") for channel in channels for who, _, san in LINE]
+
+    await fake.wait_until(lambda: all(shown(fake, c, text) for c, text in saved), timeout=60)
+    await until(lambda: _kept_none(service))
+
+    assert [(c, text) for c, text in saved if len(shown(fake, c, text)) != 1] == []   # each shown once
+    assert any(r.status == 503 for r in fake.requests_to("channel_message"))   # the stretch was felt
+    for channel in channels:
+        last = fake.messages_in(channel)[-1]
+        assert "bob plays **Nc6**" in last.content and last.content.startswith(f"<@{fake.alice['id']}>")
+        assert [str(u) for u in last.allowed_mentions["users"]] == [fake.alice["id"]]
+        assert last.files[0].data.startswith(PNG_MAGIC) and "alice to move" in last.content
+
+
+async def _plies(service: GameService, channel: str, plies: int) -> bool:
+    record = await service.store.latest(channel)
+    return record is not None and len(record.moves) >= plies
+
+
+async def _kept_none(service: GameService) -> bool:
+    return await service.store.deliveries() == []
+
+
+async def test_a_kept_answer_survives_a_restart_and_the_next_process_shows_it(fake, tmp_path, quick):
+    path = tmp_path / "kibitz.sqlite3"
+    store = await SqliteStore.open(path)
+    async with running_bot(fake, GameService(store, renderer=tiny_png)):
+        await start_game(fake)
+        fake.unknown_webhook("answer")
+        fake.server_error("channel_message", status=503, times=None)   # as long as this process runs
+        await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+        await until(store.deliveries)
+    await store.close()
+    fake.clear_faults()
+    assert fake.channel_messages == []
+
+    store = await SqliteStore.open(path)   # the same database, a new process
+    try:
+        async with running_bot(fake, GameService(store, renderer=tiny_png)):
+            await fake.wait_until(lambda: fake.channel_messages, timeout=20)
+            await until(lambda: _kept_none_in(store))
+        [posted] = fake.channel_messages
+        assert posted.content.startswith(f"<@{fake.bob['id']}> alice plays **e4**") and "bob to move" in posted.content
+        assert posted.files[0].data.startswith(PNG_MAGIC) and posted.files[0].description
+        game_id = (await store.latest(fake.channel_id)).id
+        assert builder_of(posted.message)["select"]["custom_id"].startswith(f"kibitz:tb:{game_id}:1:")
+        assert {c.get("label") for row in posted.body["components"] for c in row["components"]} >= {"Draw", "Resign"}
+    finally:
+        await store.close()
+
+
+async def _kept_none_in(store: SqliteStore) -> bool:
+    return await store.deliveries() == []
+
+
+@pytest.mark.parametrize("fault", ["dead token", "503 for a stretch"])
+async def test_a_thinking_message_that_could_be_neither_replaced_nor_deleted_is_removed_later(
+        bot, fake, service, quick, monkeypatch, fault):
+    monkeypatch.setattr(kibitz_tree, "DEFER_AFTER", 0)   # the move defers: "thinking" first
+    await start_game(fake)
+    if fault == "dead token":
+        fake.unknown_webhook("edit_original")
+        fake.unknown_webhook("delete_original")
+    else:
+        for route in ("edit_original", "delete_original", "delete_channel_message"):
+            fake.server_error(route, status=503, seconds=STRETCH)
+    played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+    await fake.wait_until(lambda: played.callbacks)
+    thinking = played.callbacks[0].message["id"]
+    await fake.wait_until(lambda: any(m["id"] == thinking for m in fake.deleted_messages), timeout=30)
+
+    [posted] = fake.channel_messages
+    assert "alice plays **e4**" in posted.content and posted.files
+    assert played.sent[-1].kind != "edit" and not played.original_deleted   # neither way worked
+    assert [r.status for r in fake.requests_to("delete_original") if played.token in r.path][-1] in (404, 503)
+    await until(lambda: _kept_none(service))
+
+
+def _board_shown(fake: FakeDiscord, text: str) -> list[Sent]:
+    return [s for s in fake.messages_in(fake.channel_id) if text in s.content and s.files]
+
+
+@pytest.mark.parametrize("fault", ["followups lost", "every answer lost three times", "slow, edits lost"])
+async def test_a_confirm_shows_its_board_once_when_replies_are_lost(bot, fake, service, quick, monkeypatch, fault):
+    board = await start(fake, "standard")
+    message = await build(fake, board, fake.alice, "e2e4")
+    confirm = builder_of(message)["Confirm"]["custom_id"]
+    if fault == "followups lost":
+        fake.disconnect("followup", after=True, times=None)
+    elif fault == "every answer lost three times":
+        fake.disconnect("answer", after=True, times=3)
+    else:
+        monkeypatch.setattr(kibitz_tree, "DEFER_AFTER", 0)
+        fake.disconnect("edit_original", after=True, times=2)
+    await fake.click(confirm, user=fake.alice, message=message, wait=False)
+    await until(lambda: _plies(service, fake.channel_id, 1))
+    task = f"discord-ui-dynamic-item-ConfirmButton-{confirm}"   # the click's handling, answer and all
+    await fake.wait_until(lambda: not any(t.get_name() == task and not t.done() for t in asyncio.all_tasks()),
+                          timeout=30)
+
+    assert len(_board_shown(fake, "alice plays **e4**")) == 1
+    assert fake.messages[message["id"]]["components"] == []   # the old board's builder is off
+    assert await service.store.deliveries() == []
+
+
+async def test_a_kept_board_overtaken_by_a_newer_one_is_told_not_redrawn(bot, fake, service, quick):
+    """A board kept for later whose game moved on before it could be sent (the next move was
+    answered as soon as Discord was back) is posted as its headline alone: no old picture, no
+    stale builder, no ping."""
+    await start_game(fake)
+    await bot.outbox.stop()   # no timer: the next move is answered before the kept board is tried
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+    await until(service.store.deliveries)
+    fake.clear_faults()
+    answered = await fake.slash("move", {"move": "e7e5"}, user=fake.bob)
+    assert "bob plays **e5**" in answered.reply.content and answered.reply.files
+
+    await bot.outbox.flush()
+    [told] = shown(fake, fake.channel_id, "alice plays **e4**")
+    assert told.kind == "channel_message" and told.files == [] and not told.body.get("components")
+    assert not told.content.startswith("<@") and "bob to move" not in told.content
+    assert await service.store.deliveries() == []
