@@ -47,7 +47,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 import chess
 
 from . import endings
-from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
 
 HAND_ORDER = "QRBNP"
@@ -186,6 +186,11 @@ PART_SHAPES = {
 
 def turn_text(turn: Iterable[Part]) -> str:
     return " ".join(part.text for part in turn)
+
+
+def label_text(parts: Iterable[str]) -> str:
+    """A label from its parts as a player writes them: `["Nxg7", "a2/b2"]` -> "Nxg7, a2/b2"."""
+    return LABEL_JOIN.join(parts)
 
 
 def part_shape(text: str) -> str | None:
@@ -371,8 +376,8 @@ class PartsVariant(Generic[T]):
         return [king] if king is not None and board.is_attacked_by(not board.turn, king) else []
 
     def label(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
-        """The turn as a player writes it (default: its canonical text)."""
-        return turn_text(turn)
+        """The turn as a player writes it, its parts joined by ", " (default: the canonical parts)."""
+        return label_text(part.text for part in turn)
 
     def caption(self, position: Position) -> str:
         return ""
@@ -511,10 +516,13 @@ class PositionGame(Game, Generic[T]):
         if not self._turns:
             return ""
         before = self._positions[-1]
-        label = self.variant.label(before, self._turns[-1], self.variant.turns(before))
-        if self.variant.checked(self.position):
-            label += "#" if self.outcome and self.outcome.kind == "checkmate" else "+"
-        return label
+        return self.variant.label(before, self._turns[-1], self.variant.turns(before)) + self._check_mark()
+
+    def _check_mark(self) -> str:
+        """"+" when the last turn checked a royal man, "#" when it mated, else ""."""
+        if not self.variant.checked(self.position):
+            return ""
+        return "#" if self.outcome and self.outcome.kind == "checkmate" else "+"
 
     def fen(self) -> str:
         """The variant's FEN, its en passant field written as FIDE's FEN does: the square only when
@@ -550,6 +558,7 @@ __all__ = [
     "add_to_hand",
     "explain_by_prefix",
     "format_crazyhouse_hands",
+    "label_text",
     "parse_crazyhouse_hands",
     "part_shape",
     "sort_hand",
