@@ -4,6 +4,7 @@
     rules.VARIANTS                                 # slug -> VariantInfo(.slug, .name, .players, .summary)
     game = rules.new_game(slug, seed=None, fen=None)
     game.turn, game.legal_moves(), game.play(m), game.undo(), game.outcome, game.fen(), game.history
+    game.label(m), game.describe_move(m)           # "Nxg7, a2/b2" (plays as m), "Nxg7, then swaps a2 and b2"
     game.hint(seconds)                             # solo puzzles: Hint(move, reason, searched) or None
     rules.daily_deal(slug, day)                    # DailyDeal(slug, day, seed, fen, level, par, tried)
 

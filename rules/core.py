@@ -302,6 +302,16 @@ class Game(ABC):
         """The last turn as a player would write it (SAN where the variant has it), or ""."""
         return self._history[-1] if self._history else ""
 
+    def describe_move(self, move: str) -> str:
+        """The legal turn `move` in words, for messages and buttons: each part as a player reads
+        it ("Nxg7, then swaps a2 and b2", "mirrors e2 to d2, then Bb6", "places the Queen on c7");
+        a turn of one move is its label. (`label` stays the short notation that `play` accepts.)"""
+        return self.label(move)
+
+    def last_move_description(self) -> str:
+        """The last turn in words (as `describe_move` said it before it was played), with check, or ""."""
+        return self.last_move_label()
+
     @property
     def score(self) -> int | None:
         """The running score of a solo puzzle (e.g. casualties so far); None for duels."""

@@ -36,6 +36,7 @@ class Donnybrook(FairyVariant):
     promotions = "rbn"
     has_hands = True
     back_rank_pawns = False
+    drop_words = "puts the {man} back on {square}"
 
     # -- set-up and FEN --------------------------------------------------------------------------
     def validate(self, position: Position) -> None:
