@@ -4,11 +4,13 @@
     rules.VARIANTS                                 # slug -> VariantInfo(.slug, .name, .players, .summary)
     game = rules.new_game(slug, seed=None, fen=None)
     game.turn, game.legal_moves(), game.play(m), game.undo(), game.outcome, game.fen(), game.history
+    game.label(m), game.describe_move(m)           # "Nxg7, a2/b2" (plays as m), "Nxg7, then swaps a2 and b2"
     game.hint(seconds)                             # solo puzzles: Hint(move, reason, searched) or None
     rules.daily_deal(slug, day)                    # DailyDeal(slug, day, seed, fen, level, par, tried)
 
 A move is one complete turn; its canonical text joins its parts with one space ("b8c6 f8/g7",
-"d1d8 Q@a1", "N@e4"). Where things live:
+"d1d8 Q@a1", "N@e4"). Its label, what players read, is SAN per part joined by ", " ("Nc6, f8/g7"),
+and every label plays as its turn. Where things live:
 
     core.py           the contract (Game), Outcome (result, reason, score, kind, detail), Ending, BoardView
     endings.py        the one order of end steps, what "no legal move" means (data), FIDE's draws
@@ -28,7 +30,7 @@ Imports point down: variants use the shared modules, never another variant; noth
 """
 import datetime
 
-from .core import (BLACK, WHITE, BoardView, DailyDeal, Ending, Game, Hint, IllegalMove, Outcome, PromotionChoice,
+from .core import (BLACK, LABEL_JOIN, WHITE, BoardView, DailyDeal, Ending, Game, Hint, IllegalMove, Outcome, PromotionChoice,
                    VariantInfo, describe_view, kind_from_reason)
 from .daily import daily_deal as _daily_deal, daily_slugs as _daily_slugs
 from .registry import discover as _discover, new_game as _new_game
@@ -51,5 +53,5 @@ def daily_deal(slug: str, day: datetime.date, *, node_budget: int | None = None)
 
 
 __all__ = ["VARIANTS", "new_game", "Game", "IllegalMove", "PromotionChoice", "Outcome", "BoardView", "VariantInfo",
-           "WHITE", "BLACK", "describe_view",
+           "WHITE", "BLACK", "LABEL_JOIN", "describe_view",
            "Hint", "DAILY_SLUGS", "DailyDeal", "daily_deal", "Ending", "kind_from_reason"]

@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping
 from . import spelling
 
 WHITE, BLACK = "white", "black"
+LABEL_JOIN = ", "   # between the parts of a label ("Nxg7, a2/b2"): what players read, and may type
 
 
 class IllegalMove(ValueError):
@@ -301,6 +302,16 @@ class Game(ABC):
         """The last turn as a player would write it (SAN where the variant has it), or ""."""
         return self._history[-1] if self._history else ""
 
+    def describe_move(self, move: str) -> str:
+        """The legal turn `move` in words, for messages and buttons: each part as a player reads
+        it ("Nxg7, then swaps a2 and b2", "mirrors e2 to d2, then Bb6", "places the Queen on c7");
+        a turn of one move is its label. (`label` stays the short notation that `play` accepts.)"""
+        return self.label(move)
+
+    def last_move_description(self) -> str:
+        """The last turn in words (as `describe_move` said it before it was played), with check, or ""."""
+        return self.last_move_label()
+
     @property
     def score(self) -> int | None:
         """The running score of a solo puzzle (e.g. casualties so far); None for duels."""
@@ -347,18 +358,19 @@ class Game(ABC):
             refusal: IllegalMove | None = None
         except IllegalMove as exc:
             found, refusal = None, exc
+        # A lower-case piece letter read as the piece ("nf3"), but never before SAN's own reading: a
+        # lower-case b is the b-file ("bxc4" is a pawn's capture), so "b" parts are made a bishop's last.
         capital = spelling.capitalised(plain)
-        if capital is not None:
+        for reading in dict.fromkeys([spelling.capitalised(plain, bishops=False), capital]):
+            if found is not None:
+                break
+            if reading is None:
+                continue
             try:
-                other = self._resolve(capital)
+                found = self._resolve(reading)
             except IllegalMove as exc:
-                other = None
-                if found is None and not plain.startswith("b"):
+                if reading == capital and not plain.startswith("b"):
                     refusal = exc   # "nf3" means Nf3: say why Nf3 is not legal
-            if found is not None and other is not None and other != found:
-                name = PIECE_NAMES.get(capital[0].lower(), capital[0])
-                raise IllegalMove(f"Ambiguous: {capital} ({name}) or {plain} (pawn)?")
-            found = found or other
         lowered = spelling.lowered(plain)   # "E4", "Exd5", "E2-e4": a phone's capital on a pawn's file
         if found is None and lowered is not None:
             try:

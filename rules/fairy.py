@@ -45,6 +45,7 @@ from .position import (
     Step,
     colour_of,
     explain_by_prefix,
+    label_text,
     turn_text,
 )
 
@@ -259,7 +260,7 @@ class FairyVariant(PartsVariant[FairyTurn]):
             head = san(before.board, first.move, moves)
         else:
             head = first.text
-        return " ".join([head, *(p.text for p in turn[1:])])
+        return label_text([head, *(p.text for p in turn[1:])])
 
 
 __all__ = ["FairyTurn", "FairyVariant", "Judged", "Outcome"]

@@ -2,6 +2,8 @@
 
     san(board, move, legal)   short algebraic notation without check marks ("Nbd2", "exd6", "e8=Q", "O-O")
     normalise_san(text)       what a player typed, without checks, captures, dashes and annotations
+    spellings(board, moves)   every normalised spelling of each move (from-to, SAN, piece letter forms)
+    spelled(board, text, moves)  the moves among `moves` that the typed part `text` spells
 
 Depends on python-chess alone, so `rules.chess_variant` and `rules.fairy` both build on it.
 """
@@ -23,7 +25,13 @@ def san(board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
     capture = board.is_capture(move)
     promo = "=" + PROMOTION_LETTERS[move.promotion].upper() if move.promotion else ""
     if piece == chess.PAWN or piece is None:
-        prefix = chess.FILE_NAMES[chess.square_file(move.from_square)] + "x" if capture else ""
+        file = chess.square_file(move.from_square)
+        prefix = chess.FILE_NAMES[file] + "x" if capture else ""
+        if any(m.to_square == move.to_square and m.from_square != move.from_square and m.promotion == move.promotion
+               and (not capture or chess.square_file(m.from_square) == file)
+               and board.piece_type_at(m.from_square) in (chess.PAWN, None) for m in legal):
+            # men whose pawns step sideways or back (Reentrant, Concurrent): the from-square says which
+            return chess.square_name(move.from_square) + ("x" if capture else "") + to + promo
         return prefix + to + promo
     rivals = [m.from_square for m in legal
               if m.to_square == move.to_square and m.from_square != move.from_square
@@ -38,6 +46,43 @@ def san(board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
         else:
             dis = chess.square_name(move.from_square)
     return chess.piece_symbol(piece).upper() + dis + ("x" if capture else "") + to + promo
+
+
+def spellings(board: chess.Board, moves: list[chess.Move]) -> dict[str, set[str]]:
+    """Normalised spellings of each of `moves` (the legal moves of the men on `board`) -> their
+    from-to texts: the from-to text itself, SAN, SAN as if no other man could go there ("e3" for
+    two pawns that can: then ambiguous), and a piece letter with the target square, alone or after
+    the from-square, its file or its rank ("Nf3", "Ng1f3", "Ngf3", "N1f3")."""
+    found: dict[str, set[str]] = {}
+    for move in moves:
+        keys = {move.uci(), normalise_san(san(board, move, moves)), normalise_san(san(board, move, [move]))}
+        piece = board.piece_type_at(move.from_square)
+        if piece not in (chess.PAWN, None):
+            letter = chess.piece_symbol(piece).upper()
+            frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+            promo = PROMOTION_LETTERS[move.promotion].upper() if move.promotion else ""
+            keys |= {letter + to + promo, letter + frm + to + promo, letter + frm[0] + to + promo,
+                     letter + frm[1] + to + promo}
+        for key in keys:
+            found.setdefault(key, set()).add(move.uci())
+    return found
+
+
+_FROM_TO = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+
+
+def spelling_key(text: str) -> str:
+    """The key of a typed part in `spellings`: a from-to text in lower case ("E2E4" -> "e2e4"; but
+    "B1c2" is a bishop's SAN), else its normalised SAN."""
+    lowered = text.lower()
+    if _FROM_TO.fullmatch(lowered) and not (text[0] == "B" and text[1].isdigit()):
+        return lowered
+    return normalise_san(text)
+
+
+def spelled(board: chess.Board, text: str, moves: list[chess.Move]) -> set[str]:
+    """The from-to texts of the moves among `moves` that the typed part `text` spells."""
+    return spellings(board, moves).get(spelling_key(text), set())
 
 
 _SAN_NOISE = re.compile(r"[+#!?x:=\-\s]|e\.p\.")

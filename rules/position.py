@@ -22,6 +22,7 @@ The model
       judge_goal(seen)                        the variant's own goal (see "Judging the end")
       mated / stalemated                      what having no turn means, checked or not (data)
       checked(position) / label / caption / owners / view   what players see
+      describe / drop_words                   a turn in words ("Nxg7, then swaps a2 and b2")
 * `PositionGame` plays any `PartsVariant`: it keeps the positions played (undo is a snapshot;
   repetition is counted on `key()`), caches each position's turns and outcome once per ply, and
   gives look-ahead `after(move)` without touching the game.
@@ -47,10 +48,11 @@ from typing import Any, Generic, NamedTuple, TypeVar
 import chess
 
 from . import endings
-from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
 
 HAND_ORDER = "QRBNP"
+MAN_NAMES = {"k": "King", "q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight", "p": "pawn"}   # in words of turns
 
 
 def colour_of(turn: bool) -> str:
@@ -186,6 +188,11 @@ PART_SHAPES = {
 
 def turn_text(turn: Iterable[Part]) -> str:
     return " ".join(part.text for part in turn)
+
+
+def label_text(parts: Iterable[str]) -> str:
+    """A label from its parts as a player writes them: `["Nxg7", "a2/b2"]` -> "Nxg7, a2/b2"."""
+    return LABEL_JOIN.join(parts)
 
 
 def part_shape(text: str) -> str | None:
@@ -371,8 +378,29 @@ class PartsVariant(Generic[T]):
         return [king] if king is not None and board.is_attacked_by(not board.turn, king) else []
 
     def label(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
-        """The turn as a player writes it (default: its canonical text)."""
-        return turn_text(turn)
+        """The turn as a player writes it, its parts joined by ", " (default: the canonical parts)."""
+        return label_text(part.text for part in turn)
+
+    drop_words = "drops a {man} on {square}"   # a drop or placement in words ("places the {man} on {square}")
+
+    def describe(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
+        """The turn in words: a move as its label writes it, a swap, mirror or drop said in words,
+        the parts joined by ", then " ("Nxg7, then swaps a2 and b2")."""
+        written = self.label(before, turn, turns).split(LABEL_JOIN)
+        return ", then ".join(self.part_words(part, text) for part, text in zip(turn, written))
+
+    def part_words(self, part: Part, written: str) -> str:
+        if isinstance(part, Swap):
+            a, b = part.squares
+            promotes = f", the pawn becoming a {MAN_NAMES[chess.piece_symbol(part.promotion)]}" if part.promotion else ""
+            return f"swaps {a} and {b}{promotes}"
+        if isinstance(part, Mirror):
+            return "mirrors {} to {}".format(*part.squares)
+        if isinstance(part, Drop):
+            return self.drop_words.format(man=MAN_NAMES[part.letter.lower()], square=part.squares[0])
+        if isinstance(part, Pass):
+            return "passes"
+        return written
 
     def caption(self, position: Position) -> str:
         return ""
@@ -511,10 +539,27 @@ class PositionGame(Game, Generic[T]):
         if not self._turns:
             return ""
         before = self._positions[-1]
-        label = self.variant.label(before, self._turns[-1], self.variant.turns(before))
-        if self.variant.checked(self.position):
-            label += "#" if self.outcome and self.outcome.kind == "checkmate" else "+"
-        return label
+        return self.variant.label(before, self._turns[-1], self.variant.turns(before)) + self._check_mark()
+
+    def describe_move(self, move: str) -> str:
+        turns = self.turns()
+        turn = turns.get(move)
+        return move if turn is None else self.variant.describe(self.position, turn, turns)
+
+    def last_move_description(self) -> str:
+        if not self._turns:
+            return ""
+        before, last = self._positions[-1], self._turns[-1]
+        words, mark = self.variant.describe(before, last, self.variant.turns(before)), self._check_mark()
+        if not mark or isinstance(last[-1], Step):
+            return words + mark   # "Nf3+", "mirrors e2 to d2, then Bb6+"
+        return words + (", checkmate" if mark == "#" else ", check")
+
+    def _check_mark(self) -> str:
+        """"+" when the last turn checked a royal man, "#" when it mated, else ""."""
+        if not self.variant.checked(self.position):
+            return ""
+        return "#" if self.outcome and self.outcome.kind == "checkmate" else "+"
 
     def fen(self) -> str:
         """The variant's FEN, its en passant field written as FIDE's FEN does: the square only when
@@ -550,6 +595,7 @@ __all__ = [
     "add_to_hand",
     "explain_by_prefix",
     "format_crazyhouse_hands",
+    "label_text",
     "parse_crazyhouse_hands",
     "part_shape",
     "sort_hand",

@@ -25,7 +25,7 @@ from ..chess_variant import san
 from ..core import Ending
 from ..endings import NoMove
 from ..men import man_at
-from ..position import PartsVariant, Position, Step, Swap
+from ..position import PartsVariant, Position, Step, Swap, label_text
 
 SwapTurn = tuple[Step] | tuple[Step, Swap]   # a regular move, then a swap (the first turn: the move alone)
 
@@ -352,7 +352,7 @@ class BalancedSwap(PartsVariant[SwapTurn]):
         board = before.board
         regular = turn[0].move
         text = san(board, regular, list(board.legal_moves))
-        return " ".join([text, *(part.text for part in turn[1:])])
+        return label_text([text, *(part.text for part in turn[1:])])
 
 
 def why_not_regular(board: chess.Board, text: str) -> str:

@@ -19,7 +19,9 @@ from typing import NamedTuple
 
 import chess
 
-from ..core import Outcome
+from ..core import IllegalMove, Outcome
+from ..fairy import SAN_SHAPE
+from ..notation import san, spelled, spelling_key
 from ..position import (
     Judged,
     Mirror,
@@ -28,6 +30,7 @@ from ..position import (
     Step,
     colour_of,
     explain_by_prefix,
+    label_text,
 )
 
 ConcurrentTurn = tuple[Step] | tuple[Mirror, Step]   # a move, or a mirror then a move
@@ -276,9 +279,30 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
     def judge_goal(self, seen: Judged) -> Outcome | None:
         return None
 
+    # -- notation: the mirror as typed (`d2|e2`), the move in SAN on the board after it --------------------
+    def label(self, before: Position, turn: ConcurrentTurn, turns: Mapping[str, ConcurrentTurn]) -> str:
+        board, moves = mirrored(before.board, turn[:-1], turns)
+        return label_text([*(part.text for part in turn[:-1]), san(board, turn[-1].move, moves)])
+
+    def spell(self, position: Position, text: str, turns: Mapping[str, ConcurrentTurn]) -> str | None:
+        """A move as from-to or SAN (`Bh6`, `c1h6`), after a mirror in any letter case (`D2|E2 Bh6`)."""
+        parts = text.split()
+        if not 1 <= len(parts) <= 2:
+            return None
+        head = tuple(Mirror(chess.parse_square(a), chess.parse_square(b)) for a, b in
+                     (p.lower().split("|") for p in parts[:-1] if p.count("|") == 1 and
+                      all(s in chess.SQUARE_NAMES for s in p.lower().split("|"))))
+        if len(head) != len(parts) - 1:
+            return None
+        board, moves = mirrored(position.board, head, turns)
+        hits = spelled(board, parts[-1], moves)
+        if len(hits) > 1:
+            raise IllegalMove(f"{parts[-1]} is ambiguous: say which man, e.g. {min(hits)}.")
+        return " ".join([*(part.text for part in head), *hits]) if hits else None
+
     # -- typed turns ---------------------------------------------------------------------------------
     def explain(self, position: Position, text: str, turns: Mapping[str, ConcurrentTurn]) -> str:
-        parts = [p.lower() for p in text.split()]
+        parts = [p.lower() if "|" in p else p for p in text.split()]
         board = position.board
         if len(parts) > 2:
             return "A turn is at most one mirror and one move, e.g. d2|e2 c1h6."
@@ -326,9 +350,15 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
 
     def why_not_move(self, board: chess.Board, text: str) -> str:
         try:
-            move = chess.Move.from_uci(text)
+            move = chess.Move.from_uci(spelling_key(text))
         except ValueError:
-            return f"I can't read {text!r} as a move. Use from-to squares like e2d3, with a mirror first if you like: a2|h2 e2d3."
+            named = spelled(board, text, moves_of(board))
+            if len(named) == 1:
+                return self.why_not_move(board, named.pop())
+            if SAN_SHAPE.fullmatch(text):
+                return f"{text} is not a legal move here."
+            return (f"I can't read {text!r} as a move. Use SAN like Bh6 or from-to squares like e2d3, "
+                    f"with a mirror first if you like: a2|h2, e2d3.")
         piece = board.piece_at(move.from_square)
         if piece is None:
             return f"No piece on {chess.square_name(move.from_square)}."
@@ -351,6 +381,17 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
             by = [chess.square_name(s) for s in chess.scan_forward(attackers(work, not board.turn, sq))]
             return f"That leaves your {name} on {chess.square_name(sq)} in check from {', '.join(by)}."
         return "That is not a legal move here."
+
+
+def mirrored(board: chess.Board, head: tuple[Mirror, ...] | tuple[()],
+             turns: Mapping[str, ConcurrentTurn]) -> tuple[chess.Board, list[chess.Move]]:
+    """The board after the mirror `head` (if any) and the moves that may follow it (the legal ones
+    SAN is disambiguated against)."""
+    if not head:
+        return board, [t[0].move for t in turns.values() if len(t) == 1]
+    work = board.copy(stack=False)
+    play_mirror(work, head[0].first, head[0].second)
+    return work, [t[-1].move for t in turns.values() if len(t) == 2 and t[0] == head[0]]
 
 
 def explain_example(head: str, turns: Mapping[str, ConcurrentTurn]) -> str:

@@ -19,10 +19,11 @@ from collections.abc import Iterator, Mapping
 
 import chess
 
-from ..chess_variant import normalise_san, reads_as_bishop_san, san
+from ..chess_variant import normalise_san, san
+from ..notation import spelling_key, spellings
 from ..core import IllegalMove
 from ..lookahead import after, passed
-from ..position import PartsVariant, Position, Step, colour_of, turn_text
+from ..position import PartsVariant, Position, Step, colour_of, label_text, turn_text
 
 DeadlineTurn = tuple[Step, ...]   # one move, or two moves of one man
 
@@ -162,13 +163,13 @@ class Deadline(PartsVariant[DeadlineTurn]):
 
     # -- what players see ----------------------------------------------------------------------------
     def label(self, before: Position, turn: DeadlineTurn, turns: Mapping[str, DeadlineTurn]) -> str:
-        """SAN per part (`a6 axb5`), without check marks."""
+        """SAN per part (`a6, axb5`), without check marks."""
         board = before.board
         first = turn[0].move
         head = san(board, first, [t[0].move for t in turns.values()])
         if len(turn) == 1:
             return head
-        return f"{head} {san(again(board, first), turn[1].move, [turn[1].move])}"
+        return label_text([head, san(again(board, first), turn[1].move, [turn[1].move])])
 
     def caption(self, position: Position) -> str:
         if not position.board.is_check():
@@ -183,7 +184,7 @@ class Deadline(PartsVariant[DeadlineTurn]):
             return None
         board = position.board
         firsts = self.options(board, [t[0].move for t in turns.values()])
-        heads = firsts.get(part_key(parts[0]), set())
+        heads = firsts.get(spelling_key(parts[0]), set())
         hits = set()
         for head in heads:
             if len(parts) == 1:
@@ -193,7 +194,7 @@ class Deadline(PartsVariant[DeadlineTurn]):
             first = chess.Move.from_uci(head)
             seconds = [t[1].move for t in turns.values() if len(t) == 2 and t[0].move == first]
             mid = again(board, first)
-            for tail in self.options(mid, seconds).get(part_key(parts[1]), set()):
+            for tail in self.options(mid, seconds).get(spelling_key(parts[1]), set()):
                 hits.add(f"{head} {tail}")
         hits &= set(turns)
         if len(hits) > 1:
@@ -204,20 +205,7 @@ class Deadline(PartsVariant[DeadlineTurn]):
     def options(board: chess.Board, moves: list[chess.Move]) -> dict[str, set[str]]:
         """Normalised spellings (uci, SAN, piece letter with from-square, from-file or from-rank, as
         in chess) -> canonical uci."""
-        unique = list(dict.fromkeys(moves))
-        found: dict[str, set[str]] = {}
-        for move in unique:
-            keys = {move.uci(), normalise_san(san(board, move, unique))}
-            piece = board.piece_type_at(move.from_square)
-            if piece not in (chess.PAWN, chess.KING, None):
-                letter = chess.piece_symbol(piece).upper()
-                frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
-                promo = chess.piece_symbol(move.promotion).upper() if move.promotion else ""
-                keys |= {letter + to + promo, letter + frm + to + promo, letter + frm[0] + to + promo,
-                         letter + frm[1] + to + promo}
-            for key in keys:
-                found.setdefault(key, set()).add(move.uci())
-        return found
+        return spellings(board, list(dict.fromkeys(moves)))
 
     def explain(self, position: Position, text: str, turns: Mapping[str, DeadlineTurn]) -> str:
         board = position.board
@@ -283,16 +271,9 @@ def is_castling_text(board: chess.Board, text: str) -> bool:
             and abs(ord(text.lower()[2]) - ord(text.lower()[0])) == 2)
 
 
-def part_key(text: str) -> str:
-    lowered = text.lower()
-    if not reads_as_bishop_san(text) and re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", lowered):
-        return lowered
-    return normalise_san(text)
-
-
 def resolve_part(board: chess.Board, text: str, candidates: list[chess.Move]) -> chess.Move | str:
     """The pseudo-legal move `text` names on `board`, or a sentence saying why there is none."""
-    key = part_key(text)
+    key = spelling_key(text)
     if re.fullmatch(r"[a-h][1-8][a-h][1-8][qrbn]?", key):
         frm, to = chess.parse_square(key[:2]), chess.parse_square(key[2:4])
         promotion = chess.PIECE_SYMBOLS.index(key[4]) if len(key) == 5 else None

@@ -20,7 +20,7 @@ from ..core import Outcome
 from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
 from ..notation import san
-from ..position import Drop, Judged, Position, Step, colour_of
+from ..position import Drop, Judged, Position, Step, colour_of, label_text
 
 RETURNING = "RBN"
 NAMES = {"R": "Rook", "B": "Bishop", "N": "Knight", "Q": "Queen", "K": "King", "P": "pawn"}
@@ -36,6 +36,7 @@ class Donnybrook(FairyVariant):
     promotions = "rbn"
     has_hands = True
     back_rank_pawns = False
+    drop_words = "puts the {man} back on {square}"
 
     # -- set-up and FEN --------------------------------------------------------------------------
     def validate(self, position: Position) -> None:
@@ -165,7 +166,7 @@ class Donnybrook(FairyVariant):
         return super().spell(position, text, turns)
 
     def label(self, before: Position, turn: FairyTurn, turns: Mapping[str, FairyTurn]) -> str:
-        """`R@d4 Nf3`: the placement, then the move in SAN on the board with the man put back."""
+        """`R@d4, Nf3`: the placement, then the move in SAN on the board with the man put back."""
         first, second = turn[0], turn[-1]
         if not isinstance(first, Drop) or not isinstance(second, Step):
             return super().label(before, turn, turns)
@@ -175,7 +176,7 @@ class Donnybrook(FairyVariant):
         head = first.text + " "
         moves = [part.move for text, t in turns.items() if text.startswith(head)
                  for part in t[1:] if isinstance(part, Step)]
-        return head + san(board, second.move, moves)
+        return label_text([first.text, san(board, second.move, moves)])
 
     def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
         board = position.board

@@ -18,8 +18,10 @@ from collections.abc import Mapping
 
 import chess
 
-from ..core import BLACK, WHITE
+from ..core import BLACK, WHITE, IllegalMove
+from ..fairy import SAN_SHAPE
 from ..men import Man, MenTable, man_at
+from ..notation import san, spelled
 from ..position import (
     Drop,
     PartsVariant,
@@ -55,6 +57,14 @@ def colour_on(player: bool, area: int) -> bool:
     """The colour `player`'s men have on the half `area`."""
     return (chess.BLACK if area == LEFT else chess.WHITE) if player == chess.WHITE else \
         (chess.WHITE if area == LEFT else chess.BLACK)
+
+
+def by_owner(board: chess.Board) -> chess.Board:
+    """A copy of `board` whose men have their owners' colours: SAN read and written on it sees
+    captures and the men of each side as the players do."""
+    out = board.copy(stack=False)
+    out.occupied_co[chess.WHITE], out.occupied_co[chess.BLACK] = owned(board, chess.WHITE), owned(board, chess.BLACK)
+    return out
 
 
 def owner(board: chess.Board, square: int) -> bool | None:
@@ -183,14 +193,24 @@ class Reentrant(PartsVariant[ReentrantTurn]):
         board.turn = not us
         return Position(board, hands)
 
-    # -- typed turns and the end ---------------------------------------------------------------------
+    # -- notation: moves in SAN (`Nc3`, `e3`, `dxc3`), drops as typed (`P@e4`) ---------------------------
+    def label(self, before: Position, turn: ReentrantTurn, turns: Mapping[str, ReentrantTurn]) -> str:
+        part = turn[0]
+        if isinstance(part, Drop):
+            return part.text
+        return san(by_owner(before.board), part.move, steps(turns))
+
     def spell(self, position: Position, text: str, turns: Mapping[str, ReentrantTurn]) -> str | None:
         text = text.strip()
         if "@" in text:
             candidate = text[0].upper() + text[1:].lower()
-        else:
-            candidate = text.lower()
-        return candidate if candidate in turns else None
+            return candidate if candidate in turns else None
+        if " " in text:
+            return None
+        hits = spelled(by_owner(position.board), text, steps(turns))
+        if len(hits) > 1:
+            raise IllegalMove(f"{text} is ambiguous: say which man, e.g. {min(hits)}.")
+        return hits.pop() if hits else None
 
     def explain(self, position: Position, text: str, turns: Mapping[str, ReentrantTurn]) -> str:
         board = position.board
@@ -216,7 +236,13 @@ class Reentrant(PartsVariant[ReentrantTurn]):
         try:
             move = chess.Move.from_uci(text.lower())
         except ValueError:
-            return f"I can't read {text!r} as a move. Use from-to squares like d2d3, or a drop like P@e4."
+            candidates = [t[0].move for t in self.candidates(position) if isinstance(t[0], Step)]
+            named = spelled(by_owner(board), text, candidates)
+            if len(named) == 1:
+                return self.explain(position, named.pop(), turns)
+            if SAN_SHAPE.fullmatch(text):
+                return f"{text} is not a legal move here."
+            return f"I can't read {text!r} as a move. Use SAN like Nc3, from-to squares like d2d3, or a drop like P@e4."
         who = owner(board, move.from_square)
         if who is None:
             return f"No piece on {chess.square_name(move.from_square)}."
@@ -240,6 +266,10 @@ class Reentrant(PartsVariant[ReentrantTurn]):
 
     def caption(self, position: Position) -> str:
         return "First player (white to move first): black men on a-d, white men on e-h."
+
+
+def steps(turns: Mapping[str, ReentrantTurn]) -> list[chess.Move]:
+    return [t[0].move for t in turns.values() if isinstance(t[0], Step)]
 
 
 def _add(hands: tuple[str, str], player: bool, letter: str) -> tuple[str, str]:

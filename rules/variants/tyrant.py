@@ -29,6 +29,7 @@ class Tyrant(FairyVariant):
     promotions = "rbn"
     clear_en_passant = True
     back_rank_pawns = False
+    drop_words = "places the {man} on {square}"
 
     def validate(self, position: Position) -> None:
         super().validate(position)

@@ -80,12 +80,19 @@ def test_deadline_keeps_its_own_two_part_notation_typed_in_lower_case():
     assert game.play("2... nf6 nd7") == "g8f6 f6d7"
 
 
-def test_a_lower_case_b_that_is_bishop_or_pawn_is_refused_with_both_readings():
+def test_a_lower_case_b_where_a_bishop_could_go_too_is_the_pawn_as_in_san():
     game = rules.new_game("standard", fen="4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1")
-    assert str(refusal(game, "bxc3")) == "Ambiguous: Bxc3 (bishop) or bxc3 (pawn)?"
+    assert game.label("b2c3") == "bxc3" and game.label("d2c3") == "Bxc3"
+    assert game.play("bxc3") == "b2c3"
+    game.undo()
     assert game.play("Bxc3") == "d2c3"
     game.undo()
     assert game.play("b2c3") == "b2c3"
+
+
+def test_a_lower_case_b_that_is_only_a_bishop_move_plays_the_bishop():
+    game = rules.new_game("standard", fen="4k3/8/8/8/8/2p5/3B4/4K3 w - - 0 1")   # no pawn on b2
+    assert game.play("bxc3") == "d2c3"
 
 
 def test_a_lower_case_b_that_is_only_a_pawn_move_plays_the_pawn():
@@ -125,10 +132,17 @@ def test_a_position_game_asks_only_among_its_own_promotion_pieces():
 
 
 def test_without_san_the_question_names_the_men():
+    choice = refusal(TwoPromotions(), "a7a8")
+    assert isinstance(choice, rules.PromotionChoice) and choice.moves == ["a7a8q", "a7a8n"]
+    assert str(choice) == "Promote to which piece: Queen or Knight? a7a8q or a7a8n"
+
+
+def test_concurrent_asks_in_its_san():
     game = rules.new_game("concurrent", fen="7k/1P6/8/8/8/8/8/K7 w - - 0 1")
     choice = refusal(game, "b7a8")
     assert isinstance(choice, rules.PromotionChoice) and choice.moves == ["b7a8r", "b7a8b", "b7a8n"]
-    assert str(choice).startswith("Promote to which piece: Rook, Bishop or Knight?")
+    assert str(choice) == "Promote to which piece? a8=R, a8=B or a8=N"
+    assert game.play("a8=N") == "b7a8n"
 
 
 class OnePromotion(Game):
@@ -163,6 +177,13 @@ class OnePromotion(Game):
 
     def view(self):
         return BoardView(8, 8, {})
+
+
+class TwoPromotions(OnePromotion):
+    """A bare game (no SAN: its labels are its moves) whose pawn may become a queen or a knight."""
+
+    def _moves(self):
+        return [] if self.played else ["a7a8q", "a7a8n", "h2h3"]
 
 
 def test_a_single_promotion_piece_is_just_played():

@@ -56,7 +56,7 @@ def test_every_turn_shows_both_parts_and_highlights_the_swap():
     game = rules.new_game(SLUG)
     game.play("d4")
     game.play("Nc6 f8/g7")
-    assert game.last_move_label() == "Nc6 f8/g7"
+    assert game.last_move_label() == "Nc6, f8/g7"
     view = game.view()
     assert view.parts == (("b8", "c6"), ("f8", "g7"))
     assert view.last_move == ("b8", "c6")

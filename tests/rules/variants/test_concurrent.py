@@ -235,7 +235,7 @@ def test_pawns_promote_to_rook_bishop_or_knight():
     game = game_at("7k/1P6/8/8/8/8/8/K7 w - - 0 1")
     assert {m for m in game.legal_moves() if m.startswith("b7")} == {"b7a8r", "b7a8b", "b7a8n", "b7c8r", "b7c8b", "b7c8n"}
     assert "Rook, Bishop or Knight" in refusal(game, "b7a8q")
-    assert "Rook, Bishop or Knight" in refusal(game, "b7a8")
+    assert refusal(game, "b7a8") == "Promote to which piece? a8=R, a8=B or a8=N"
 
 
 def test_a_mirrored_pawn_still_promotes():     # ruling 10

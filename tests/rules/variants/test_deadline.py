@@ -93,7 +93,7 @@ def test_the_documents_example_has_exactly_six_answers():
     game = game_at(moves=BB5_CHECK)
     assert set(game.legal_moves()) == SIX_ANSWERS
     assert sorted(game.label(m) for m in game.legal_moves()) == [
-        "Be6 Bd7", "Bf5 Bd7", "Bg4 Bd7", "Bh3 Bd7", "Nf6 Nd7", "a6 axb5"]
+        "Be6, Bd7", "Bf5, Bd7", "Bg4, Bd7", "Bh3, Bd7", "Nf6, Nd7", "a6, axb5"]
 
 
 def test_ruling_1_nf3_nd7_is_read_as_nf6_nd7():
@@ -225,7 +225,7 @@ def test_ruling_2_the_first_move_may_capture_and_may_promote():
 def test_ruling_2_the_first_move_may_expose_the_king_to_another_attacker():
     game = game_at(EXPOSED)
     assert "c3f3 f3c3" in game.legal_moves()     # Qxf3 ends the knight's check, opens a5-e1, Qc3 shuts it
-    assert game.label("c3f3 f3c3") == "Qxf3 Qc3"
+    assert game.label("c3f3 f3c3") == "Qxf3, Qc3"
 
 
 # -- ruling 3: the second move ---------------------------------------------------------------------
@@ -235,7 +235,7 @@ def test_ruling_3_a_promoted_pawn_moves_on_as_its_new_man_and_may_give_check():
     assert game.play("b8=Q Qxe8+") == "b7b8q b8e8"
     assert game.fen().startswith("4Q2k/8/8/8/8/8/8/4K3 b")
     assert game.view().checks == ("h8",)
-    assert game.last_move_label() == "b8=Q Qxe8+"
+    assert game.last_move_label() == "b8=Q, Qxe8+"
 
 
 # -- ruling 4: en passant ------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_ruling_10_san_is_accepted_per_part_with_optional_check_marks():
     for typed in ("a6 axb5", "a6 axb5+", "a7a6 a6b5", "A7A6 A6B5", "a6 a6b5", "a7a6 axb5"):
         game = game_at(moves=BB5_CHECK)
         assert game.play(typed) == "a7a6 a6b5"
-        assert game.last_move_label() == "a6 axb5"
+        assert game.last_move_label() == "a6, axb5"
 
 
 def test_ruling_10_san_parts_may_name_the_mans_file_rank_or_square_as_in_chess():
@@ -357,8 +357,8 @@ def test_autocomplete_narrows_a_two_move_answer_part_by_part():
     game = game_at(moves=BB5_CHECK)
     firsts = suggest(game, "", 3)
     assert [value for value, _ in firsts] == ["a7a6", "c8e6", "c8f5"]
-    assert firsts[1] == ("c8e6", "Be6 … (c8e6)")
-    assert suggest(game, "c8g4 ", 3) == [("c8g4 g4d7", "Bg4 Bd7 (c8g4 g4d7)")]
+    assert firsts[1] == ("c8e6", "Be6, … (c8e6)")
+    assert suggest(game, "c8g4 ", 3) == [("c8g4 g4d7", "Bg4, Bd7 (c8g4 g4d7)")]
     assert {value for value, _ in suggest(game, "", 25)} == SIX_ANSWERS
 
 

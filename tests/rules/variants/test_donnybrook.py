@@ -243,7 +243,7 @@ def test_a_returned_man_may_be_put_where_it_attacks_an_enemy_monarch():
 def test_the_placement_and_move_can_be_typed_in_any_case_and_with_san():
     game = game_at("3k4/8/8/8/8/8/R7/4K3[r] b - - 0 1")
     assert game.play("r@d4 Kc7") == "R@d4 d8c7"
-    assert game.last_move_label() == "R@d4 Kc7"
+    assert game.last_move_label() == "R@d4, Kc7"
 
 
 def test_the_placement_alone_is_not_a_turn():

@@ -58,7 +58,7 @@ def test_capturing_a_monarch_places_it_back_as_the_second_part_of_the_turn():
     assert turns and all(len(m.split()) == 2 and m.split()[1].startswith("Q@") for m in turns)
     assert game.play("Qxd8 Q@a1") == "d1d8 Q@a1"
     assert game.fen().startswith("3Qk3/8/8/8/8/8/8/q3K3")
-    assert game.last_move_label() == "Qxd8 Q@a1"
+    assert game.last_move_label() == "Qxd8, Q@a1"
 
 
 def test_the_placement_part_is_compulsory():
