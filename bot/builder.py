@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules import BoardView, Game, IllegalMove
+from rules import LABEL_JOIN, BoardView, Game, IllegalMove
 from rules.core import PIECE_NAMES
 
 PAGE = 25                 # Discord's cap on the options of one select menu
@@ -170,7 +170,7 @@ def _words(game: Game, turn: tuple[str, ...], depth: int, part: str, pieces: dic
     if "|" in part:
         first, second = part.split("|", 1)
         return f"the {_man(pieces, first)} {first} mirrors the {_man(pieces, second)} {second}"
-    san = game.label(" ".join(turn)).split(" ")
+    san = game.label(" ".join(turn)).split(LABEL_JOIN)
     if len(san) == len(turn) and san[depth] != part:
         return san[depth]
     match = re.fullmatch(r"([a-z][0-9]+)([a-z][0-9]+)([qrbnk]?)", part)

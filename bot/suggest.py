@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from rules import Game, spelling
+from rules import LABEL_JOIN, Game, spelling
 
 NAME_LIMIT = 100      # Discord's longest choice name and value
 _HALF_DASHED = re.compile(r"(^| )([a-z]\d{1,2})[-–]")   # a from-square and its dash, the rest still to come
@@ -21,9 +21,9 @@ ORDERED_AT_MOST = 120  # checks are found by playing each turn: beyond this many
 
 def suggest(game: Game, prefix: str, limit: int | None) -> list[tuple[str, str]]:
     """(value, name) pairs for the legal turns (or their first parts) that `prefix` begins."""
-    typed = spelling.normalise(" ".join(prefix.split())).lower()
+    typed = spelling.normalise(" ".join(prefix.replace(",", " ").split())).lower()   # "Nc6, f8" as "nc6 f8"
     typed = _HALF_DASHED.sub(r"\1\2", typed)   # "e2-" and "e2-e" on the way to "e2-e4"
-    if typed and prefix.endswith(" "):
+    if typed and prefix.endswith((" ", ",")):
         typed += " "
     moves = sorted(game.legal_moves())
     labels: dict[str, str] = {}
@@ -33,7 +33,8 @@ def suggest(game: Game, prefix: str, limit: int | None) -> list[tuple[str, str]]
             labels[move] = game.label(move)
         return labels[move]
 
-    hits = [m for m in moves if m.lower().startswith(typed) or (typed and label(m).lower().startswith(typed))]
+    hits = [m for m in moves if m.lower().startswith(typed)
+            or (typed and label(m).replace(LABEL_JOIN, " ").lower().startswith(typed))]
     if limit is not None:
         hits = _ordered(game, hits, label)
     depth = typed.count(" ") + 1
@@ -46,7 +47,7 @@ def suggest(game: Game, prefix: str, limit: int | None) -> list[tuple[str, str]]
             shown = label(value)
         else:
             example = next(m for m in moves if m.startswith(value + " "))
-            shown = " ".join(label(example).split(" ")[:len(value.split())]) + " …"
+            shown = LABEL_JOIN.join(label(example).split(LABEL_JOIN)[:len(value.split())]) + " …"
         name = shown if shown.rstrip(" …") == value else f"{shown} ({value})"
         out.append((value, _fit(name)))
     return out

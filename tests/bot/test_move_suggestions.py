@@ -28,7 +28,8 @@ async def test_typing_a_first_part_and_a_space_offers_only_its_turns():
     choices = suggest(game, "b8c6 ", 25)
     legal = {m for m in game.legal_moves() if m.startswith("b8c6 ")}
     assert choices and {value for value, _ in choices} <= legal and len(choices) == min(25, len(legal))
-    assert ("b8c6 f8/g7", "Nc6 f8/g7 (b8c6 f8/g7)") in suggest(game, "b8c6 f8", 25)
+    assert ("b8c6 f8/g7", "Nc6, f8/g7 (b8c6 f8/g7)") in suggest(game, "b8c6 f8", 25)
+    assert ("b8c6 f8/g7", "Nc6, f8/g7 (b8c6 f8/g7)") in suggest(game, "Nc6, f8", 25)
 
 
 async def test_few_turns_are_offered_whole_never_more_than_25():

@@ -15,9 +15,9 @@ import rules
 from bot.service import suggest
 
 SLUGS = sorted(rules.VARIANTS)
-SEEDS = (0, 1, 2)
-PLIES = 60        # plies of seeded random play per game
-CHECKED = 25      # legal turns checked per position (all of them where there are fewer)
+SEEDS = (0, 1)
+PLIES = 40        # plies of seeded random play per game
+CHECKED = 12      # legal turns checked per position (all of them where there are fewer)
 
 
 def positions(slug: str):

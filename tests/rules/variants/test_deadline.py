@@ -357,7 +357,7 @@ def test_autocomplete_narrows_a_two_move_answer_part_by_part():
     game = game_at(moves=BB5_CHECK)
     firsts = suggest(game, "", 3)
     assert [value for value, _ in firsts] == ["a7a6", "c8e6", "c8f5"]
-    assert firsts[1] == ("c8e6", "Be6, … (c8e6)")
+    assert firsts[1] == ("c8e6", "Be6 … (c8e6)")
     assert suggest(game, "c8g4 ", 3) == [("c8g4 g4d7", "Bg4, Bd7 (c8g4 g4d7)")]
     assert {value for value, _ in suggest(game, "", 25)} == SIX_ANSWERS
 
