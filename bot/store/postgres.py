@@ -26,7 +26,7 @@ from typing import Any
 from .migrations import postgres_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
-                   delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, to_row)
+                   delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, settings_of, to_row)
 
 try:
     import asyncpg
@@ -58,6 +58,7 @@ class PostgresStore(SetsAsideBadRows):
         self._pool = pool
         self.url = url
         self.lock_timeout = lock_timeout   # seconds start-up waits for another process's migration
+        self._unreadable_settings: set[str] = set()   # servers whose settings row was logged as unreadable
 
     @classmethod
     async def open(cls, url: str, *, max_size: int = 10, query_timeout: float | None = None,
@@ -284,7 +285,7 @@ class PostgresStore(SetsAsideBadRows):
 
     async def settings(self, guild_id: str) -> dict:
         raw = await self._pool.fetchval("SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
-        return json.loads(raw) if raw else {}
+        return settings_of(guild_id, raw, self._unreadable_settings)
 
     async def save_settings(self, guild_id: str, settings: dict, when: str) -> None:
         await self._pool.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES ($1, $2, $3) "
