@@ -11,22 +11,27 @@ start together take an advisory lock while migrating, so each migration runs onc
 finds the lock held says so in the log and gives up after `lock_timeout` seconds.
 
 Nothing waits on the server for ever: a connection or query not answered within
-`query_timeout` seconds (KIBITZ_PG_TIMEOUT) raises TimeoutError, which players see as "try again".
+`query_timeout` seconds (KIBITZ_PG_TIMEOUT), the wait for a free connection in the pool included,
+raises TimeoutError, which players see as "try again". Migrations alone have no time limit (an
+index build on a big table may take minutes); waiting for another process's migration has its own.
 
 asyncpg is an optional dependency (`pip install 'kibitz[postgres]'`); SQLite needs nothing.
 """
 from __future__ import annotations
 
 import json
+import asyncio
 import logging
+import math
 import re
+from functools import partialmethod
 from dataclasses import replace
 from typing import Any
 
 from .migrations import postgres_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
-                   delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, to_row)
+                   delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, settings_of, to_row)
 
 try:
     import asyncpg
@@ -58,6 +63,7 @@ class PostgresStore(SetsAsideBadRows):
         self._pool = pool
         self.url = url
         self.lock_timeout = lock_timeout   # seconds start-up waits for another process's migration
+        self._unreadable_settings: set[str] = set()   # servers whose settings row was logged as unreadable
 
     @classmethod
     async def open(cls, url: str, *, max_size: int = 10, query_timeout: float | None = None,
@@ -69,25 +75,28 @@ class PostgresStore(SetsAsideBadRows):
             raise StoreError("KIBITZ_DB is a PostgreSQL URL, but asyncpg is not installed: "
                              "pip install 'kibitz[postgres]' (SQLite needs nothing).")
         where = redact(url)
+        silent = (f"The PostgreSQL server at {where} did not answer within "
+                  + (f"{query_timeout:g} s (KIBITZ_PG_TIMEOUT)" if query_timeout else "10 s"))
         try:
             pool = await asyncpg.create_pool(url, min_size=1, max_size=max_size, timeout=query_timeout or 10,
                                              command_timeout=query_timeout)
-        except (OSError, TimeoutError) as exc:
+        except TimeoutError:   # reached (else OSError), but silent: paused, or its disk hung
+            raise StoreError(f"{silent}. Is it overloaded or paused?") from None
+        except OSError as exc:
             raise StoreError(f"Cannot reach the PostgreSQL server at {where}: {_why(exc)}. "
                              f"Is it running, and is KIBITZ_DB right?") from None
         except (asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
             raise StoreError(f"Cannot use the PostgreSQL database {where}: {_why(exc)}.") from None
-        store = cls(pool, url, lock_timeout)
+        store = cls(_BoundedPool(pool, query_timeout), url, lock_timeout)
         try:
             await store.migrate()
         except asyncpg.PostgresError as exc:
             await pool.close()
             raise StoreError(f"Cannot prepare the PostgreSQL database {where}: {_why(exc)}. "
                              f"The Kibitz user needs to create tables there.") from None
-        except TimeoutError as exc:
+        except TimeoutError:
             pool.terminate()   # closing politely would wait on the silent server too
-            raise StoreError(f"The PostgreSQL server at {where} stopped answering while Kibitz prepared "
-                             f"the database: {_why(exc)}. Is it overloaded or paused?") from None
+            raise StoreError(f"{silent} while Kibitz prepared the database. Is it overloaded or paused?") from None
         except BaseException:
             pool.terminate()
             raise
@@ -121,7 +130,7 @@ class PostgresStore(SetsAsideBadRows):
                     await self._lock_migrations(conn)
                     if await conn.fetchval("SELECT version FROM kibitz_schema") >= migration.number:
                         continue   # applied (perhaps by another process meanwhile)
-                    await conn.execute(migration.sql)
+                    await conn.execute(migration.sql, timeout=math.inf)   # not the query timeout: see the docstring
                     await conn.execute("UPDATE kibitz_schema SET version = $1", migration.number)
             return int(await conn.fetchval("SELECT version FROM kibitz_schema"))
 
@@ -284,7 +293,7 @@ class PostgresStore(SetsAsideBadRows):
 
     async def settings(self, guild_id: str) -> dict:
         raw = await self._pool.fetchval("SELECT settings FROM guild_settings WHERE guild_id = $1", guild_id)
-        return json.loads(raw) if raw else {}
+        return settings_of(guild_id, raw, self._unreadable_settings)
 
     async def save_settings(self, guild_id: str, settings: dict, when: str) -> None:
         await self._pool.execute("INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES ($1, $2, $3) "
@@ -336,7 +345,42 @@ class PostgresStore(SetsAsideBadRows):
         await self._pool.execute("DELETE FROM outbox WHERE id = $1", delivery_id)
 
     async def close(self) -> None:
+        """Close the connections politely, or, on a server that does not answer, drop them."""
+        try:
+            await self._pool.close()
+        except (TimeoutError, OSError) as exc:
+            log.warning("the PostgreSQL server at %s did not answer while Kibitz closed its connections (%s): "
+                        "dropped them", redact(self.url), _why(exc))
+            self._pool.terminate()
+
+
+class _BoundedPool:
+    """An asyncpg pool whose waits for a free connection are bounded too (asyncpg's own fetch,
+    execute, ... wait for ever): a query, its wait included, gets `timeout` seconds in all (None:
+    no limit), so a frozen server answers many commands at once as quickly as one."""
+
+    def __init__(self, pool: Any, timeout: float | None) -> None:
+        self._pool, self._timeout = pool, timeout
+
+    def acquire(self) -> Any:
+        return self._pool.acquire(timeout=self._timeout)
+
+    async def _query(self, method: str, sql: str, *args: Any) -> Any:
+        started = asyncio.get_running_loop().time()
+        async with self.acquire() as conn:
+            left = None if self._timeout is None else self._timeout - (asyncio.get_running_loop().time() - started)
+            return await getattr(conn, method)(sql, *args, timeout=left)
+
+    fetch = partialmethod(_query, "fetch")
+    fetchrow = partialmethod(_query, "fetchrow")
+    fetchval = partialmethod(_query, "fetchval")
+    execute = partialmethod(_query, "execute")
+
+    async def close(self) -> None:
         await self._pool.close()
+
+    def terminate(self) -> None:
+        self._pool.terminate()
 
 
 def _why(exc: BaseException) -> str:

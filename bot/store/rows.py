@@ -44,6 +44,23 @@ def delivery_of(row) -> Delivery:
     return Delivery(**{**dict(row), "reply": json.loads(row["reply"])})
 
 
+def settings_of(guild_id: str, raw: str | None, told: set[str]) -> dict:
+    """A server's stored settings. A row that is not a JSON object reads as none (the defaults), so
+    it stops no command; it is kept, for the server to mend by changing its settings, and logged
+    once per server (`told`: the servers logged so far)."""
+    try:
+        settings = json.loads(raw) if raw else {}
+    except (TypeError, ValueError):
+        settings = None
+    if isinstance(settings, dict):
+        return settings
+    if guild_id not in told:
+        told.add(guild_id)
+        log.error("the settings of server %s cannot be read from the database, so the defaults apply until "
+                  "they are changed: %.60r", guild_id, raw)
+    return {}
+
+
 def to_row(record: GameRecord, version: int | None = None) -> tuple:
     """The record as a row of GAME_COLUMNS (`version`: the version to write, if not the record's)."""
     values = {c: getattr(record, c) for c in GAME_COLUMNS}

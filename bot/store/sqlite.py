@@ -20,7 +20,7 @@ import aiosqlite
 from .migrations import sqlite_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
-                   DELIVERY_COLUMNS, delivery_of, delivery_row, from_row, to_row)
+                   DELIVERY_COLUMNS, delivery_of, delivery_row, from_row, settings_of, to_row)
 
 _UPDATE_GAME = f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLUMNS)} WHERE id = ? AND version = ?"
 # The first player's id, in SQL that never fails on a row whose players column is not JSON.
@@ -45,6 +45,7 @@ class SqliteStore(SetsAsideBadRows):
         # this process (one process per file), and set_pings keeps it up to date.
         self._pings: dict[str, bool] = {}
         self._pings_set = 0   # set_pings calls so far: a read that overlapped one is not kept
+        self._unreadable_settings: set[str] = set()   # servers whose settings row was logged as unreadable
 
     @classmethod
     async def open(cls, path: str | Path) -> "SqliteStore":
@@ -262,7 +263,7 @@ class SqliteStore(SetsAsideBadRows):
     async def settings(self, guild_id: str) -> dict:
         row = await (await self._conn.execute("SELECT settings FROM guild_settings WHERE guild_id = ?",
                                               (guild_id,))).fetchone()
-        return json.loads(row[0]) if row else {}
+        return settings_of(guild_id, row[0] if row else None, self._unreadable_settings)
 
     async def _write_one(self, sql: str, args: tuple) -> int:
         """One statement, which commits itself (autocommit) or fails and changes nothing."""

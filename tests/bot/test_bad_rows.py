@@ -206,3 +206,20 @@ async def test_copy_db_refuses_a_database_with_an_unreadable_game_and_names_it(t
     await raw(source, f"UPDATE games SET moves = '[' WHERE id = {bad}")
     with pytest.raises(StoreError, match=f"Game {bad} in .* cannot be read"):
         await copy_games(source, target)
+
+
+async def test_unreadable_server_settings_read_as_the_defaults_logged_once_and_kept(url, db, clock, caplog):
+    caplog.set_level(logging.ERROR, logger="bot.store")
+    service = timed(db, clock)
+    await raw(url, "INSERT INTO guild_settings (guild_id, settings, updated_at) VALUES ('g', 'not json', 't'), "
+                   "('h', '[\"chess960\"]', 't')")
+    for guild in ("g", "h"):
+        assert await db.settings(guild) == {}
+        reply = await service.challenge(f"c-{guild}", ALICE, BOB, "standard", guild=guild)   # not "went wrong"
+        assert reply.game_id and "Variants: all on." in (await service.show_settings(guild)).text
+    assert await db.settings("g") == {}
+    assert (await raw(url, "SELECT settings FROM guild_settings WHERE guild_id = 'g'")) == ("not json",)   # kept
+    told = [r.getMessage() for r in caplog.records if "settings of server" in r.getMessage()]
+    assert [m.split(" cannot be read")[0] for m in told] == ["the settings of server g", "the settings of server h"]
+    await service.change_settings("g", disable="deadline")   # the server mends them by changing them
+    assert (await db.settings("g"))["disabled"] == ["deadline"]

@@ -1,8 +1,10 @@
 """PostgreSQL never hangs start-up silently: a migration lock held by another process is waited
 for with a log line saying so, then given up after KIBITZ_PG_LOCK_TIMEOUT seconds with a sentence
 and exit code 2; a server that accepts connections but never answers (frozen) is given up after
-KIBITZ_PG_TIMEOUT seconds, and the sentence says why. (A frozen server while the bot runs:
-tests/discord/test_frozen_database.py.)"""
+KIBITZ_PG_TIMEOUT seconds, and the sentence says why. A migration may take longer than that
+limit, closing a frozen server's store drops its connections, and many queries at once on a
+frozen server each give up within the limit, waiting for a free connection included. (A frozen
+server while the bot runs: tests/discord/test_frozen_database.py.)"""
 from __future__ import annotations
 
 import asyncio
@@ -12,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.store.postgres import MIGRATION_LOCK
+from bot.store import migrations
+from bot.store.postgres import MIGRATION_LOCK, PostgresStore
 
 from .freezing_proxy import FreezingProxy
+from .pg_server import free_port
 
 asyncpg = pytest.importorskip("asyncpg")
 pytestmark = pytest.mark.asyncio
@@ -62,6 +66,47 @@ async def test_a_frozen_server_at_start_up_is_given_up_with_a_sentence_that_says
         code, err = await start_console(tmp_path, proxy.url(pg_url), KIBITZ_PG_TIMEOUT="1")
     assert code == 2, err
     assert err.strip().splitlines()[-1] == (
-        f"kibitz: Cannot reach the PostgreSQL server at {proxy.url(pg_url)}: TimeoutError. "
-        f"Is it running, and is KIBITZ_DB right?")
+        f"kibitz: The PostgreSQL server at {proxy.url(pg_url)} did not answer within 1 s (KIBITZ_PG_TIMEOUT). "
+        f"Is it overloaded or paused?")
     assert proxy.connections >= 1   # it was reached, and said nothing
+
+
+async def test_a_server_that_refuses_the_connection_is_asked_whether_it_runs(tmp_path, pg_server, pg_url):
+    url = pg_url.replace(f":{pg_server.port}/", f":{free_port()}/")   # nothing listens there
+    code, err = await start_console(tmp_path, url, KIBITZ_PG_TIMEOUT="1")
+    assert code == 2, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith(f"kibitz: Cannot reach the PostgreSQL server at {url}: ") and last.endswith(
+        "Is it running, and is KIBITZ_DB right?"), last
+
+
+async def test_a_migration_may_take_longer_than_the_query_timeout(pg_url, monkeypatch):
+    slow = migrations.Migration(999, "999_slow.sql", "SELECT pg_sleep(2)")   # an index build on a big table
+    every = migrations.postgres_migrations()
+    monkeypatch.setattr("bot.store.postgres.postgres_migrations", lambda: [*every, slow])
+    store = await PostgresStore.open(pg_url, query_timeout=1)
+    try:
+        assert await store.migrate() == 999
+    finally:
+        await store.close()
+
+
+async def test_closing_the_store_of_a_frozen_server_drops_its_connections_quietly(pg_server, pg_url):
+    async with FreezingProxy(pg_server.port) as proxy:
+        store = await PostgresStore.open(proxy.url(pg_url), query_timeout=1)
+        assert await store.settings("g") == {}
+        proxy.freeze()
+        await asyncio.wait_for(store.close(), 60)   # no TimeoutError: the bot's shutdown goes on
+
+
+async def test_a_query_waiting_for_a_free_connection_gives_up_within_the_query_timeout(pg_url):
+    store = await PostgresStore.open(pg_url, max_size=1, query_timeout=1)
+    try:
+        async with store._pool.acquire():   # the only connection, held by a query stuck on a frozen server
+            waiting = asyncio.ensure_future(store.settings("g"))
+            await asyncio.wait({waiting}, timeout=60)
+            assert waiting.done(), "still waiting for a connection"
+            assert isinstance(waiting.exception(), TimeoutError)
+        assert await store.settings("g") == {}   # and the pool is as good as before
+    finally:
+        await store.close()
