@@ -20,8 +20,8 @@ may have gone through, the bot reads what the interaction shows before posting i
 A "thinking" message that could be neither replaced nor deleted is deleted later by the outbox.
 
 No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
-(after a refused repeat the bot reads what the interaction shows: see bot/discord/interactions.py), or after a
-slow call an edit of its "thinking" message, which a repeat changes again. Channel messages
+(after a refused repeat the bot reads what the interaction shows: see bot/discord/interactions.py),
+or after a slow call an edit of its "thinking" message, which a repeat changes again. Channel messages
 carry a nonce with ``enforce_nonce``, so Discord answers a repeated post with the first message.
 Only a followup that posts (a button's answer) could appear twice, if Discord made it and the
 connection dropped before its answer; that is preferred to losing it.

@@ -45,6 +45,7 @@ from bot.discord.components.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
 from bot.discord.components.challenge import DYNAMIC_ITEMS
 from bot.discord.components.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
 from bot.discord.components.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
+from bot.discord.context import Answers
 from bot.discord.deadlines import show_event
 from bot.discord.outbox import Outbox
 from bot.discord.tree import KibitzTree
@@ -92,7 +93,7 @@ class KibitzBot(commands.Bot):
         self.sync_commands = sync
         self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
-        self.answers = DiscordAnswers()   # what components answer through (bot/discord/context.py)
+        self.answers: Answers = DiscordAnswers()   # what components answer through (bot/discord/context.py)
         # deadlines, and answers Discord could not take yet: started in setup_hook, stopped on close
         self.scheduler = Scheduler(service, functools.partial(show_event, self), owns=self.owns_guild,
                                    ready=self.wait_until_ready)
