@@ -57,7 +57,7 @@ What the second pass cut, per move: the SQLite save is one statement in autocomm
 trip to aiosqlite's thread instead of execute + commit); the ping preference of the player to
 move is read once per member, not per move; the move is played and its board composed in one
 worker-thread trip (sent only once the commit went through); the builder's first menu reuses
-the board view; the multipart edit is sent in one write (bot/views/replies.py). Socket sends by
+the board view; the multipart edit is sent in one write (bot/discord/transport.py). Socket sends by
 the bot went from 16 to 4 per move and futex calls from 112 to 75 (strace). In one process
 (GameService.move, real renderer, SQLite file, 100 games x 9 plies, median of 5): 1.0-1.2 ms
 CPU per move before, 0.8-0.9 ms after.
@@ -67,7 +67,7 @@ worker's play-and-compose 23% (the PNG 11%, the previous position's legal moves 
 label 4%, builder and alt text 3%), the edit request 11% and the defer 7% through discord.py and
 aiohttp, the gateway and interaction parsing about 4%; the rest is the event loop's own work
 spread over asyncio, aiohttp and discord.py. The two requests per reply (defer, then edit) were
-bot/tree.py's choice then; the third pass made them one.
+bot/discord/interactions.py's choice then; the third pass made them one.
 
 Third pass, on a quieter machine (load average about 1), before (main after the second pass)
 and after run in turn, three runs each, medians; the stand-in's own CPU per command is in the
@@ -95,7 +95,7 @@ All eleven runs of the final code at 100 games: CPU per /move 1.96 to 2.77 ms, m
 five pairs run in turn with the code before: 3.77 against 2.22 (medians). No 3-second deadline
 was missed in any run. What the third pass changed, largest first:
 
-- One request per answer (bot/tree.py): an answer ready within 1.5 s is the interaction's
+- One request per answer (bot/discord/interactions.py): an answer ready within 1.5 s is the interaction's
   callback itself, carrying text, picture and buttons; no "thinking" message first. A callback
   Discord refuses as already made (40060) after a lost reply counts as delivered, so a repeat
   never posts twice. /variants' CPU halved with it (0.71 to 0.32 ms).
@@ -107,7 +107,7 @@ was missed in any run. What the third pass changed, largest first:
   60-70 ms, each a pause of every game) to 0.22 s (none).
 - Smaller: a turn's record is settled once, not again on the event loop (its FEN was worked out
   twice); a save builds its row without copying the record; the message Discord echoes back in a
-  callback's answer is dropped before discord.py builds a Message from it (bot/views/replies.py).
+  callback's answer is dropped before discord.py builds a Message from it (bot/discord/transport.py).
 - The stand-in (not the bot): it split multipart uploads with aiohttp's reader, which parsed each
   part's headers with the email package, 1.7 ms of its CPU per board; it now splits them itself
   (0.6-0.8 ms per /move in all). On the same 2-CPU machine its CPU competed with the bot's.

@@ -2,7 +2,7 @@
 `python -m bot copy-db SOURCE TARGET` copies every game between SQLite and PostgreSQL;
 `python -m bot backup FILE` copies the running SQLite database to FILE.
 
-SIGTERM and SIGINT stop the bot or the console cleanly, with exit code 0 (bot/discord_app.py)."""
+SIGTERM and SIGINT stop the bot or the console cleanly, with exit code 0 (bot/discord/app.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -11,6 +11,9 @@ import signal
 import sys
 
 from . import config as config_module
+from .backup import backup as backup_sqlite
+from .console import Console
+from .process import CpuSettingError, collect_garbage_less, keep_to_one_cpu
 from .service import GameService
 from .store import StoreError
 from .store.connect import copy_games, open_store, sqlite_path
@@ -36,8 +39,6 @@ the bot runs. To restore it, stop the bot and put FILE in place of the database.
 
 
 async def console_main(cfg: config_module.Config) -> None:
-    from .console import Console
-
     store = await open_store(cfg.db_path, **cfg.store_options)
     try:
         service = GameService(store, challenge_ttl=cfg.challenge_ttl, move_deadline=cfg.move_deadline)
@@ -69,8 +70,6 @@ def backup(args: list[str]) -> int:
     if len(args) != 1:
         print(BACKUP_USAGE, file=sys.stderr)
         return 2
-    from .backup import backup as backup_sqlite
-
     cfg = config_module.load()
     if is_postgres_url(cfg.db_path):
         raise StoreError("KIBITZ_DB is a PostgreSQL database: back it up with pg_dump (README, \"Backups\").")
@@ -101,8 +100,7 @@ def main(argv: list[str]) -> int:
             asyncio.run(console_main(cfg))
             return 0
         check_shards(cfg)
-        from .discord_app import run
-        from .process import CpuSettingError, collect_garbage_less, keep_to_one_cpu
+        from .discord.app import run   # discord.py is loaded only to run the bot (not the console, copy-db, backup)
 
         try:
             keep_to_one_cpu(cfg.cpu, cfg.shard_ids)   # before any thread starts: they all inherit it

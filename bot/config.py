@@ -31,6 +31,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.process import CpuSettingError, parse
+
 
 class ConfigError(ValueError):
     """A setting cannot be used: one sentence naming it."""
@@ -114,8 +116,6 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
 
 
 def parse_cpu(text: str) -> str | int:
-    from bot.process import CpuSettingError, parse
-
     try:
         return parse(text)
     except CpuSettingError as error:

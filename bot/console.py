@@ -1,16 +1,24 @@
-"""A terminal front end over the same service and database: type the slash commands as text."""
+"""A terminal front end over the same service and database: type the slash commands as text.
+
+Deadlines run as on Discord (bot/scheduler.py): a challenge that expires, a reminder to move or a
+game lost on time while the console runs is said here as it happens, with the channel it is in.
+Lines are read in a thread of their own, so the deadlines go on while the console waits for one.
+"""
 from __future__ import annotations
 
+import asyncio
 import re
 import shlex
 import sys
+import threading
 from pathlib import Path
 from typing import TextIO
 
 import rules
 
 from .builder import Menu
-from .service import GameService, Player, Reply, UserError
+from .scheduler import Scheduler
+from .service import DueEvent, GameService, Player, Reply, UserError
 from .store import GameStatus
 
 HELP = """Commands (as in Discord):
@@ -33,6 +41,25 @@ HELP = """Commands (as in Discord):
   /as <name>                     act as another player
   /channel <name>                switch channel
   /help, /quit"""
+
+
+def read_lines(stdin: TextIO) -> asyncio.Queue[str]:
+    """The lines of `stdin` as they come ("" at its end), read by a daemon thread: a blocking read
+    holds neither the event loop nor, after a signal, the process."""
+    loop = asyncio.get_running_loop()
+    lines: asyncio.Queue[str] = asyncio.Queue()
+
+    def read() -> None:
+        line = "-"
+        while line:
+            line = stdin.readline()
+            try:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            except RuntimeError:   # the console has stopped: nobody reads on
+                return
+
+    threading.Thread(target=read, name="kibitz-console-input", daemon=True).start()
+    return lines
 
 
 def text_board(view: rules.BoardView) -> str:
@@ -74,14 +101,27 @@ class Console:
 
     async def run(self, stdin: TextIO = sys.stdin) -> None:
         self.say(f"Kibitz console. You are {self.user.name} in #{self.channel}. Type /help.")
-        while True:
-            self.stdout.write("> ")
-            self.stdout.flush()
-            line = stdin.readline()
-            if not line or line.strip() in ("/quit", "/exit"):
-                self.say("Bye. Your games are saved.")
-                return
-            await self.handle(line)
+        lines = read_lines(stdin)
+        scheduler = Scheduler(self.service, self.announce)
+        scheduler.start()
+        try:
+            while True:
+                self.stdout.write("> ")
+                self.stdout.flush()
+                line = await lines.get()
+                if not line or line.strip() in ("/quit", "/exit"):
+                    self.say("Bye. Your games are saved.")
+                    return
+                await self.handle(line)
+        finally:
+            await scheduler.stop()
+
+    async def announce(self, event: DueEvent) -> None:
+        """A deadline carried out while the console runs (the scheduler's `deliver`)."""
+        record = event.record
+        where = (record.home_channel_id or record.channel_id) if event.kind == "expired" else record.channel_id
+        self.say(f"\nIn #{where}:")
+        self.show(event.reply)
 
     async def handle(self, line: str) -> None:
         try:

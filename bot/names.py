@@ -2,7 +2,7 @@
 
 A member's display name is theirs to choose: `**@everyone**` or `<@123>` must show as typed,
 neither bold nor a mention. The Discord adapter escapes a name once, where it reads the member
-(bot/views/replies.py `player`), so every message that quotes a stored name shows it as typed;
+(bot/discord/context.py `player`), so every message that quotes a stored name shows it as typed;
 ``plain`` gives the name back as typed for text that is not Markdown (PGN, thread names).
 ``one_line`` drops control and text-direction characters from text that must stay on one line
 and read left to right as typed (thread names, PGN tags). Pure: no Discord import.

@@ -2,7 +2,8 @@
 
 It sleeps until the store's earliest due_at (``service.next_due()``), woken early when a save
 sets a nearer one (``service.deadlines``), then asks the service to carry out what is due
-(``service.due_events``) in the guilds this process owns, and delivers each event on Discord.
+(``service.due_events``) in the guilds this process owns, and hands each event to the front
+end's ``deliver`` (bot/discord/deadlines.py on Discord, the console's own output in bot/console.py).
 Deadlines are stored as timestamps, so a restart picks them up again; each is carried out as a
 compare-and-set on the game's record, so a move made at the last second and the forfeit never
 both happen, and two processes never fire the same deadline twice.
@@ -18,13 +19,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
-from bot.service import DueEvent
-from bot.views.deadlines import post_in, show_expired
-
-if TYPE_CHECKING:
-    from bot.discord_app import KibitzBot
+from bot.service import DueEvent, GameService
 
 log = logging.getLogger(__name__)
 
@@ -33,14 +30,26 @@ RETRY = 1.0              # after a round that left something due (another shard'
 MAX_RETRY = 60.0         # ...doubled while that goes on, up to this
 
 
+Ready = Callable[[], Awaitable[object]]   # awaited before a timer's first round (the bot's wait_until_ready)
+
+
+def everywhere(guild_id: str | None) -> bool:
+    """Every guild is ours (one process serves them all: the console, an unsharded bot)."""
+    return True
+
+
 class Timer:
-    """A task of the bot's that runs until the bot closes: started once, cancelled by stop()."""
+    """A task over the service that runs until its front end closes: started once, cancelled by stop()."""
     name = "kibitz-timer"
 
-    def __init__(self, bot: KibitzBot) -> None:
-        self.bot = bot
-        self.service = bot.kibitz_service
+    def __init__(self, service: GameService, *, ready: Ready | None = None) -> None:
+        self.service = service
+        self._ready = ready
         self._task: asyncio.Task[None] | None = None
+
+    async def wait_ready(self) -> None:
+        if self._ready is not None:
+            await self._ready()
 
     def start(self) -> None:
         if self._task is None:
@@ -58,10 +67,17 @@ class Timer:
 
 
 class Scheduler(Timer):
+    """The deadlines of the guilds `owns` accepts, each event handed to `deliver` once carried out."""
     name = "kibitz-deadlines"
 
+    def __init__(self, service: GameService, deliver: Callable[[DueEvent], Awaitable[None]], *,
+                 owns: Callable[[str | None], bool] = everywhere, ready: Ready | None = None) -> None:
+        super().__init__(service, ready=ready)
+        self._deliver = deliver
+        self.owns = owns
+
     async def _run(self) -> None:
-        await self.bot.wait_until_ready()
+        await self.wait_ready()
         signal = self.service.deadlines
         retry = RETRY
         while True:
@@ -72,7 +88,7 @@ class Scheduler(Timer):
             start = self.service.timer()
             upcoming: float | None = None   # the next deadline after this round's start
             try:
-                events = await self.service.due_events(start, owns=self.bot.owns_guild)
+                events = await self.service.due_events(start, owns=self.owns)
                 for event in events:
                     await self.deliver(event)
                 next_due = await self.service.next_due()
@@ -98,12 +114,8 @@ class Scheduler(Timer):
                 await asyncio.wait_for(signal.event.wait(), timeout=wait)
 
     async def deliver(self, event: DueEvent) -> None:
-        """Show one carried-out deadline on Discord (best effort: the change already stands)."""
-        record, reply = event.record, event.reply
+        """Show one carried-out deadline (best effort: the change already stands)."""
         try:
-            if event.kind == "expired":
-                await show_expired(self.bot, record, reply.text)
-            else:   # a reminder (pinging reply.ping, and no one else), or the final board
-                await post_in(self.bot, record.channel_id, reply)
+            await self._deliver(event)
         except Exception:
-            log.exception("could not show the %s of game %s", event.kind, record.id)
+            log.exception("could not show the %s of game %s", event.kind, event.record.id)

@@ -7,7 +7,7 @@ import rules
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-COGS = ROOT / "bot" / "cogs"
+COGS = ROOT / "bot" / "discord" / "cogs"
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 
 

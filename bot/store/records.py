@@ -164,7 +164,7 @@ class DailyResult:
 
 @dataclass
 class Delivery:
-    """An answer Discord could not take yet (migration 005, bot/views/outbox.py): a message to post
+    """An answer Discord could not take yet (migration 005, bot/discord/outbox.py): a message to post
     ("post": `reply` holds its text, ply, ping and buttons, `ref` its nonce; a board is drawn again
     from game `game_id` when sent) or one to delete ("delete": `ref` is the message id)."""
     kind: str

@@ -3,7 +3,7 @@ import pytest
 
 import rules
 from bot.builder import PAGE, menu, origin_of
-from bot.views.turn_builder import FORGOTTEN, decode_state, encode_state
+from bot.discord.components.turn_builder import FORGOTTEN, decode_state, encode_state
 from bot.service import UserError
 
 

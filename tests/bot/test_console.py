@@ -106,3 +106,41 @@ async def test_console_puzzle_takes_a_level_option(tmp_path):
     await console.handle("/puzzle kingswap 7 colour:red")
     text = out.getvalue()
     assert "target level 2" in text and "Unknown option 'colour:red'" in text
+
+
+@pytest.mark.asyncio
+async def test_a_deadline_passing_while_the_console_waits_for_a_line_is_said_there(tmp_path):
+    """The console runs the deadlines: a challenge expiring while it waits for input is announced in
+    its output at once, and the console still answers the next line."""
+    import asyncio
+    import io
+    import queue
+
+    from bot.console import Console
+    from bot.service import GameService
+    from bot.store import InMemoryStore
+
+    class Keyboard:   # a terminal: readline waits until a line is typed (then, after 10 s, gives up: EOF)
+        def __init__(self) -> None:
+            self.typed: queue.Queue[str] = queue.Queue()
+
+        def readline(self) -> str:
+            try:
+                return self.typed.get(timeout=10)
+            except queue.Empty:
+                return ""
+
+    out, keyboard = io.StringIO(), Keyboard()
+    service = GameService(InMemoryStore(), renderer=lambda view, o: b"png", challenge_ttl=0.2)
+    running = asyncio.create_task(Console(service, tmp_path, stdout=out).run(keyboard))   # type: ignore[arg-type]
+    keyboard.typed.put("/challenge @bob standard\n")
+    for _ in range(1000):   # bounded poll: the challenge expires 0.2 s after it is made
+        if "expired" in out.getvalue():
+            break
+        await asyncio.sleep(0.01)
+    keyboard.typed.put("/games\n")
+    keyboard.typed.put("/quit\n")
+    await asyncio.wait_for(running, 10)
+    text = out.getvalue()
+    assert "In #console:" in text and "expired" in text.split("In #console:")[1]
+    assert text.index("In #console:") < text.index("No games or challenges are open here") < text.index("Bye.")

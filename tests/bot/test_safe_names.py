@@ -11,7 +11,7 @@ import pytest
 from bot.names import escape
 from bot.pgn import game_pgn
 from bot.store import GameRecord
-from bot.views.challenge import thread_name
+from bot.discord.components.threads import thread_name
 
 TYPED = 'Ann "the \\Rook"\n[Black "x"]'   # what a member could call themselves
 SHOWN = 'Ann "the \\Rook" [Black "x"]'     # on one line, otherwise as typed

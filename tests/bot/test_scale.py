@@ -253,7 +253,7 @@ def test_a_guild_belongs_to_the_shard_discord_routes_it_to():
 
 
 def test_the_discord_bot_runs_the_configured_shards_and_knows_its_guilds():
-    from bot.discord_app import DiscordConfig, ShardedKibitzBot, create_bot, shard_options
+    from bot.discord.app import DiscordConfig, ShardedKibitzBot, create_bot, shard_options
     from bot.store import InMemoryStore
 
     cfg = load({"KIBITZ_SHARD_COUNT": "4", "KIBITZ_SHARD_IDS": "1,3"}, dotenv=Path("/nonexistent"))

@@ -12,7 +12,7 @@ import discord
 import pytest_asyncio
 from PIL import Image
 
-from bot.discord_app import KibitzBot, create_bot
+from bot.discord.app import KibitzBot, create_bot
 from bot.service import GameService
 from bot.store import InMemoryStore
 from tests.conftest import HINT_NODES

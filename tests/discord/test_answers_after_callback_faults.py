@@ -9,7 +9,7 @@ from __future__ import annotations
 import discord.webhook.async_
 import pytest
 
-import bot.tree
+from bot.discord import interactions
 from tests.discord.fake_discord import DEFERRED_CHANNEL_MESSAGE, LOADING, FakeDiscord, InteractionLog
 from tests.discord.test_discord_commands import start_game
 from tests.discord.test_discord_faults import WENT_WRONG, _FastAsyncio, board_messages, everything_said, moves, tries
@@ -27,8 +27,8 @@ def games_in_place(fake):
 @pytest.fixture
 def slow(monkeypatch):
     """A command that awaits anything (a move awaits its worker thread) counts as slow: it defers
-    ("thinking") before its answer, as one still running after bot.tree.DEFER_AFTER seconds does."""
-    monkeypatch.setattr(bot.tree, "DEFER_AFTER", 0)
+    ("thinking") before its answer, as one still running after interactions.DEFER_AFTER seconds does."""
+    monkeypatch.setattr(interactions, "DEFER_AFTER", 0)
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())   # discord.py's 5xx back-off
 
 

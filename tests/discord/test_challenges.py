@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.views.challenge import show_settled
+from bot.discord.components.challenge import show_settled
 from tests.discord.conftest import message_noted, running_bot
 from tests.discord.fake_discord import FakeDiscord
 

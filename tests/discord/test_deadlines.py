@@ -5,11 +5,13 @@ time, with the final board posted in the game's thread; a deadline outlives a re
 from __future__ import annotations
 
 import asyncio
+import functools
 
 import pytest
 
 from bot.config import load as load_config
-from bot.discord_app import service_options
+from bot.discord.app import service_options
+from bot.discord.deadlines import show_event
 from bot.scheduler import Scheduler
 from bot.service import GameService, Player
 from bot.store import InMemoryStore
@@ -142,14 +144,10 @@ async def wait_until(predicate, timeout: float) -> None:
 
 
 class StubBot:
-    """What the scheduler needs of the bot: its service, readiness, which guilds it serves, and
-    somewhere to post."""
+    """What the scheduler's Discord side needs of the bot: which guilds it serves, and somewhere to post."""
 
     def __init__(self, service: GameService, owned: set[str]) -> None:
         self.kibitz_service, self.owned, self.posted = service, owned, []
-
-    async def wait_until_ready(self) -> None:
-        return None
 
     def owns_guild(self, guild_id) -> bool:
         return guild_id in self.owned
@@ -162,6 +160,11 @@ class StubBot:
                 bot.posted.append((channel_id, content))
 
         return Channel()
+
+    def scheduler(self) -> Scheduler:
+        """A scheduler over the stub's service, delivering as the bot does (bot/discord/deadlines.py)."""
+        return Scheduler(self.kibitz_service, functools.partial(show_event, self),   # type: ignore[arg-type]
+                         owns=self.owns_guild)
 
 
 def count_rounds(service: GameService) -> list[list]:
@@ -187,7 +190,7 @@ async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
     now[0] += 101
     rounds = count_rounds(service)
     other = StubBot(service, {"g2"})
-    scheduler = Scheduler(other)   # type: ignore[arg-type]
+    scheduler = other.scheduler()
     scheduler.start()
     try:
         await wait_until(lambda: len(rounds) >= 2, WAIT)   # a round, a back-off, a round
@@ -196,7 +199,7 @@ async def test_the_scheduler_leaves_the_games_of_guilds_it_does_not_own():
     assert rounds[:2] == [[], []] and other.posted == []
     assert (await service.store.get(game_id)).status == "active"
     owner = StubBot(service, {"g1"})
-    scheduler = Scheduler(owner)   # type: ignore[arg-type]
+    scheduler = owner.scheduler()
     scheduler.start()
     try:
         await wait_until(lambda: owner.posted, WAIT)
@@ -223,7 +226,7 @@ async def test_a_challenge_made_while_the_scheduler_reads_the_next_deadline_stil
 
     service.next_due = racing_next_due   # type: ignore[method-assign]
     bot = StubBot(service, {"g1"})
-    scheduler = Scheduler(bot)   # type: ignore[arg-type]
+    scheduler = bot.scheduler()
     scheduler.start()
     try:
         await wait_until(lambda: len(bot.posted) == 2, WAIT)
@@ -247,7 +250,7 @@ async def test_another_shards_overdue_deadline_does_not_delay_this_ones():
         record.due_at = due_at
         await service.store.save(record)
     rounds = count_rounds(service)
-    scheduler = Scheduler(StubBot(service, {"g2"}))   # type: ignore[arg-type]
+    scheduler = StubBot(service, {"g2"}).scheduler()
     scheduler.start()
     try:
         await wait_until(lambda: rounds, WAIT)

@@ -214,11 +214,11 @@ async def test_unexpected_errors_are_logged_and_get_a_generic_private_reply(bot,
         raise RuntimeError("database on fire")
 
     monkeypatch.setattr(service, "board", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord.tree"):
         log = await fake.slash("board", user=fake.alice)
     text = assert_private_error(log)
     assert "database" not in text and "went wrong" in text
-    [record] = [r for r in caplog.records if r.name == "bot.tree"]
+    [record] = [r for r in caplog.records if r.name == "bot.discord.tree"]
     assert record.exc_info and "database on fire" in str(record.exc_info[1])
 
 
@@ -231,7 +231,7 @@ async def test_production_path_sqlite_real_renderer_and_restart(fake, tmp_path, 
 
     import discord
 
-    from bot.discord_app import DiscordConfig, KibitzBot, _serve
+    from bot.discord.app import DiscordConfig, KibitzBot, _serve
 
     bot_ready = asyncio.Event()   # _serve keeps its bot to itself; learn of on_ready this way
     on_ready = KibitzBot.on_ready

@@ -11,7 +11,7 @@ import discord
 import discord.webhook.async_
 import pytest
 
-from bot.views import replies
+from bot.discord import transport
 from tests.discord.fake_discord import FakeDiscord, InteractionLog, Sent
 from tests.discord.test_discord_commands import (
     PNG_MAGIC,
@@ -194,10 +194,10 @@ async def test_a_refused_answer_still_shows_the_move_as_played_in_the_channel(bo
 
 
 async def test_an_answer_failing_past_the_bots_retries_goes_to_the_channel(bot, fake, service, monkeypatch):
-    """500s for good: discord.py's own five attempts, then the bot's retries (replies.RETRY_FOR,
+    """500s for good: discord.py's own five attempts, then the bot's retries (transport.RETRY_FOR,
     cut short here), then the channel."""
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())
-    monkeypatch.setattr(replies, "RETRY_FOR", 2.0)
+    monkeypatch.setattr(transport, "RETRY_FOR", 2.0)
     await start_game(fake)
     fake.server_error("answer", times=None)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
@@ -326,7 +326,7 @@ async def test_a_failure_before_the_commit_is_still_an_error_and_changes_nothing
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(service, "move", broken)
-    with caplog.at_level(logging.ERROR, logger="bot.tree"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord.tree"):
         log = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     assert WENT_WRONG in assert_private_error(log)
     assert fake.channel_messages == []

@@ -5,14 +5,14 @@ interaction before discord.py dispatches it, so Kibitz uses these, and pyproject
 discord.py below its next minor release. Each test names what changed, so a new discord.py fails
 here in a sentence first, rather than somewhere deep in the Discord tests:
 
-- ``JoinedBodyAdapter`` (bot/views/replies.py, the transport of interaction answers) subclasses
+- ``JoinedBodyAdapter`` (bot/discord/transport.py, the transport of interaction answers) subclasses
   ``discord.webhook.async_.AsyncWebhookAdapter``; it overrides ``request(route, session, **kwargs)``,
   which every answer (callback, edit, followup) goes through and which calls
   ``session.request(method, url, data=..., headers=...)`` with an ``aiohttp.FormData`` for uploads,
   and ``create_interaction_response``, to drop the message Discord echoes back (its id stays in the
   answer's ``interaction`` part). It is installed through the ContextVar ``async_context``, which
   discord.py reads at each answer.
-- ``KibitzBot`` (bot/discord_app.py) takes ``self._connection.parsers["INTERACTION_CREATE"]`` (the
+- ``KibitzBot`` (bot/discord/app.py) takes ``self._connection.parsers["INTERACTION_CREATE"]`` (the
   parser the gateway calls with each interaction's data), puts a function of its own in its place
   and calls the saved one; while stopping it builds ``discord.Interaction(data=, state=)`` itself.
   ``DiscordConfig.apply`` points discord.py elsewhere (the local stand-in) through the class

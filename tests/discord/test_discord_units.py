@@ -5,9 +5,9 @@ import aiohttp
 import discord
 
 from bot.config import load
-from bot.discord_app import DEFAULT_API_BASE, DiscordConfig
-from bot.tree import split_content
-from bot.views.replies import BACKOFF, retry_delay
+from bot.discord.app import DEFAULT_API_BASE, DiscordConfig
+from bot.discord.transport import split_content
+from bot.discord.transport import BACKOFF, retry_delay
 
 
 def test_config_reads_the_environment(tmp_path):

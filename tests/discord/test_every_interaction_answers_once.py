@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot import tree
+from bot.discord import interactions
 from tests.discord.fake_discord import CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, LOADING, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
@@ -63,7 +63,7 @@ async def test_every_interaction_of_a_session_is_answered_once_with_nothing_left
 
 async def test_every_interaction_of_a_slow_session_is_answered_once_with_nothing_left_thinking(bot, fake,
                                                                                               monkeypatch):
-    monkeypatch.setattr(tree, "DEFER_AFTER", 0)   # a call that awaits anything defers first
+    monkeypatch.setattr(interactions, "DEFER_AFTER", 0)   # a call that awaits anything defers first
     fake.deny_threads()
     await session(fake)
     assert {log.id: f for log in fake.interactions.values() if (f := faults(log))} == {}

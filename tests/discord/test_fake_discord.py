@@ -252,7 +252,7 @@ async def test_one_fake_serves_two_bot_sessions_in_turn(fake, service):
     async with running_bot(fake, service):
         log = await fake.slash("variants", user=fake.alice)
         assert log.reply.content
-    assert fake.command_syncs == 1   # the bot syncs only when its commands changed (bot/discord_app.py)
+    assert fake.command_syncs == 1   # the bot syncs only when its commands changed (bot/discord/app.py)
     assert {c["name"]: c["id"] for c in fake.commands} == first_ids   # same commands keep their ids
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.service import GameService
-from bot.tree import NO_ANSWER
+from bot.discord.tree import NO_ANSWER
 from tests.bot.freezing_proxy import FreezingProxy
 from tests.bot.pg_server import pg_server, pg_url  # noqa: F401  (a real PostgreSQL, started once per session)
 from tests.discord.conftest import running_bot, tiny_png

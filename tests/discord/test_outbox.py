@@ -10,10 +10,9 @@ from collections.abc import Awaitable, Callable
 import discord.webhook.async_
 import pytest
 
-from bot import tree as kibitz_tree
+from bot.discord import interactions, transport
 from bot.service import GameService
 from bot.store import SqliteStore
-from bot.views import replies
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
@@ -35,7 +34,7 @@ def games_in_place(fake):
 def quick(monkeypatch):
     """The bot retries each way for half a second (not RETRY_FOR's 20), and discord.py's own 5xx
     back-off is 100 times shorter."""
-    monkeypatch.setattr(replies, "RETRY_FOR", 0.5)
+    monkeypatch.setattr(transport, "RETRY_FOR", 0.5)
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())
 
 
@@ -131,7 +130,7 @@ async def _kept_none_in(store: SqliteStore) -> bool:
 @pytest.mark.parametrize("fault", ["dead token", "503 for a stretch"])
 async def test_a_thinking_message_that_could_be_neither_replaced_nor_deleted_is_removed_later(
         bot, fake, service, quick, monkeypatch, fault):
-    monkeypatch.setattr(kibitz_tree, "DEFER_AFTER", 0)   # the move defers: "thinking" first
+    monkeypatch.setattr(interactions, "DEFER_AFTER", 0)   # the move defers: "thinking" first
     await start_game(fake)
     if fault == "dead token":
         fake.unknown_webhook("edit_original")
@@ -165,7 +164,7 @@ async def test_a_confirm_shows_its_board_once_when_replies_are_lost(bot, fake, s
     elif fault == "every answer lost three times":
         fake.disconnect("answer", after=True, times=3)
     else:
-        monkeypatch.setattr(kibitz_tree, "DEFER_AFTER", 0)
+        monkeypatch.setattr(interactions, "DEFER_AFTER", 0)
         fake.disconnect("edit_original", after=True, times=2)
     await fake.click(confirm, user=fake.alice, message=message, wait=False)
     await until(lambda: _plies(service, fake.channel_id, 1))

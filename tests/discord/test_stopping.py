@@ -18,7 +18,7 @@ import pytest
 from aiohttp import web
 
 import rules
-from bot.discord_app import STOPPING
+from bot.discord.app import STOPPING
 from tests.discord.fake_discord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]

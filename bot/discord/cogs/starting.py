@@ -1,7 +1,10 @@
-"""The solo puzzles' own commands and flows: /hint, and the Discord side of the daily deal.
+"""Starting games: /challenge, /puzzle and /games (the open games and challenges to join).
 
-``/puzzle variant daily:True`` (the option lives on /puzzle in bot/cogs/games.py, which calls
-:func:`daily_puzzle`): each member plays their own copy of today's deal where nobody else sees it,
+A challenge accepted or a puzzle asked for in a text channel is played in a thread of its own
+(bot/discord/components/threads.py).
+
+``/puzzle variant daily:True`` (:func:`daily_puzzle`): each member plays their own copy of today's
+deal where nobody else sees it,
 
 1. in a private thread of their own (of the channel asked in, or of a thread's parent), with
    them added as its member, where the bot may create one;
@@ -11,29 +14,38 @@
 The asker hears privately where the copy is. Asking again the same day links the copy already
 dealt. A daily never takes the channel's one game in play: it lives in the thread or DM.
 
-:func:`post_grid` (bot/views/kingswap_grid.py) puts the KingSwap! grid beside the board, for
-/puzzle kingswap and for its daily.
+:func:`post_grid` (bot/discord/components/kingswap_grid.py) puts the KingSwap! grid beside the
+board, for /puzzle kingswap and for its daily.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 import rules
-
-from bot.service import GameService, Player, UserError
-from bot.tree import answer, defer_privately, send
+from bot.discord.answers import answer, post_reply
+from bot.discord.cogs.options import Text, variant_autocomplete
+from bot.discord.components.challenge import announce_challenge
+from bot.discord.components.kingswap_grid import post_grid
+from bot.discord.components.threads import (add_players, drop_thread, fit_thread_name, may_open_thread, open_thread,
+                                            thread_name)
+from bot.discord.context import channel_key, guild_key, player
+from bot.discord.interactions import defer_privately, send
+from bot.discord.limits import MAX_INTEGER
+from bot.discord.transport import describe
 from bot.names import plain
-from bot.views.challenge import drop_thread, fit_thread_name, post_reply
-from bot.views.kingswap_grid import post_grid
-from bot.views.replies import channel_key, describe, guild_key, player
+from bot.service import GameService, Player, Reply, UserError
+from bot.settings import MAX_DAYS, MIN_DAYS
+from bot.store import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
+JUMP = "https://discord.com/channels"
 # One deal at a time per member and puzzle: a double click on Send must not open two private threads.
 _dealing: dict[tuple[str, str], asyncio.Lock] = {}
 
@@ -41,13 +53,81 @@ NOWHERE = ("I cannot deal you a private copy: I may not open a private thread he
            "messages are closed to me. Open your DMs to this server's members, or ask in another channel.")
 
 
-class Puzzles(commands.Cog):
+def game_link(guild_id: int | None, record: GameRecord) -> str | None:
+    """Where a listed game is: the challenge's message, or the channel or thread the game is played in."""
+    if guild_id is None:
+        return None
+    if record.status == GameStatus.CHALLENGE:
+        home = record.home_channel_id or record.channel_id
+        return f"{JUMP}/{guild_id}/{home}/{record.message_id}" if record.message_id else f"{JUMP}/{guild_id}/{home}"
+    return f"{JUMP}/{guild_id}/{record.channel_id}"
+
+
+class Starting(commands.Cog):
     def __init__(self, service: GameService) -> None:
         self.service = service
 
-    @app_commands.command(name="hint", description="One good next move in this channel's solo puzzle, and why.")
-    async def hint(self, interaction: discord.Interaction) -> None:
-        await answer(interaction, self.service.hint(channel_key(interaction), player(interaction.user)), changes=True)
+    @app_commands.command(name="puzzle", description="Start a solo puzzle (in a thread of its own where possible).")
+    @app_commands.describe(variant="The puzzle", seed="Seed for the starting setup (same seed, same puzzle)",
+                           level="Target level, for puzzles that have levels (Safe Passage: 1 to 3)",
+                           daily="Today's deal, the same for everyone, in a private thread or DM of your own")
+    @app_commands.autocomplete(variant=variant_autocomplete)
+    async def puzzle(self, interaction: discord.Interaction, variant: Text,
+                     seed: app_commands.Range[int, 0, MAX_INTEGER] | None = None,
+                     level: app_commands.Range[int, 1, 9] | None = None, daily: bool = False) -> None:
+        if daily:
+            return await daily_puzzle(interaction, self.service, variant, seed, level)
+
+        async def work() -> Reply:
+            guild, home, user = guild_key(interaction), channel_key(interaction), player(interaction.user)
+            info = await self.service.check_start(guild, variant, players=1)   # before any thread is made
+            thread = await open_thread(interaction, thread_name(user.name, info.name)) \
+                if await may_open_thread(interaction) else None
+            try:
+                reply = await self.service.start_puzzle(str(thread.id) if thread else home, user, variant, seed,
+                                                        guild=guild, level=level, home=home)
+            except BaseException:
+                if thread is not None:
+                    await drop_thread(thread, self.service)
+                raise
+            if thread is None:
+                return reply
+            await post_reply(thread, reply)
+            await add_players(thread, [user.id])
+            return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
+
+        reply = await answer(interaction, work(), changes=True)
+        await post_grid(interaction.client, self.service, reply.game_id)
+
+    @app_commands.command(name="challenge", description="Challenge a member, or anyone, to a two-player variant.")
+    @app_commands.describe(variant="The variant",
+                           opponent="Who you want to play (leave out: an open challenge anyone may accept)",
+                           colour="The colour you play (random if left out)",
+                           days=f"Days allowed per move, {MIN_DAYS} to {MAX_DAYS} (default: the server's)")
+    @app_commands.autocomplete(variant=variant_autocomplete)
+    async def challenge(self, interaction: discord.Interaction, variant: Text, opponent: discord.User | None = None,
+                        colour: Literal["white", "black", "random"] = "random",
+                        days: app_commands.Range[int, MIN_DAYS, MAX_DAYS] | None = None) -> None:
+        async def work() -> Reply:
+            if interaction.guild_id is None:   # nobody else sees a DM with the bot: the challenge would go unseen
+                raise UserError("Challenges are made in a server channel, where your opponent can see them.")
+            if opponent is not None and opponent.bot:
+                raise UserError("Bots do not play here; challenge a person.")
+            return await self.service.challenge(channel_key(interaction), player(interaction.user),
+                                                player(opponent) if opponent is not None else None, variant,
+                                                guild=guild_key(interaction), colour=colour, days=days)
+
+        reply = await answer(interaction, work(), changes=True)
+        await announce_challenge(interaction, self.service, reply)
+
+    @app_commands.command(name="games", description="This server's open games and challenges, with links.")
+    async def games(self, interaction: discord.Interaction) -> None:
+        async def work():
+            if interaction.guild_id is None:
+                raise UserError("/games lists a server's games: use it in a server.")
+            return await self.service.games(guild_key(interaction), lambda r: game_link(interaction.guild_id, r))
+
+        await answer(interaction, work())
 
 
 async def daily_puzzle(interaction: discord.Interaction, service: GameService, variant: str,

@@ -10,7 +10,7 @@ says "It is not your turn." privately to anyone else.
     kibitz:tbok:<game>:<ply>:<state>   Confirm: plays the parts
     kibitz:tbclr:<game>:<ply>          Clear: back to the first menu
 
-Discord caps a custom_id at 100 characters. A state too long for that is kept in this process,
+Discord caps a custom_id at MAX_CUSTOM_ID (100) characters. A state too long for that is kept in this process,
 keyed by a short token (``!<token>``); after a restart such a builder says to start the turn again.
 
 Rows: the select on the first, Confirm and Clear on the second; three rows stay free for other
@@ -24,30 +24,24 @@ import itertools
 import logging
 import re
 from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.builder import Menu
+from bot.discord.components.board_buttons import keep_controls
+from bot.discord.context import answers_of, channel_key, player, service_of
+from bot.discord.limits import MAX_BUTTON_LABEL, MAX_CUSTOM_ID, MAX_PLACEHOLDER, MAX_SELECT_TEXT
+from bot.discord.transport import describe
+from bot.discord.tree import report_error
 from bot.service import UserError
-from bot.tree import answer, report_error
-from bot.views.board_buttons import keep_controls
-from bot.views.replies import channel_key, describe, player
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
-MAX_CUSTOM_ID = 100
 KEPT_STATES = 5000                 # long states kept in memory, oldest dropped first
 _kept: OrderedDict[str, tuple[tuple[str, ...], str, int]] = OrderedDict()
 _tokens = itertools.count(1)
 FORGOTTEN = "This turn builder was reset (the bot restarted). Press Clear to start the turn again."
-
-
-def _service(interaction: discord.Interaction) -> GameService:
-    return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
 def encode_state(parts: tuple[str, ...], origin: str = "", page: int = 0, *, room: int = 60) -> str:
@@ -104,12 +98,13 @@ async def _refuse(interaction: discord.Interaction, error: BaseException) -> Non
 class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
     def __init__(self, game_id: int, ply: int, state: str, menu: Menu | None = None) -> None:
         self.game_id, self.ply, self.state = game_id, ply, state
-        options = [discord.SelectOption(label=o.label[:100], value=o.value[:100],
-                                        description=o.description[:100] or None) for o in menu.options] if menu else \
+        options = [discord.SelectOption(label=o.label[:MAX_SELECT_TEXT], value=o.value[:MAX_SELECT_TEXT],
+                                        description=o.description[:MAX_SELECT_TEXT] or None)
+                   for o in menu.options] if menu else \
             [discord.SelectOption(label="…", value="…")]
         placeholder = (f"{menu.summary}: {menu.prompt}" if menu and menu.summary else menu.prompt if menu else None)
         super().__init__(discord.ui.Select(custom_id=_custom_id("tb", game_id, ply, state), options=options,
-                                           placeholder=(placeholder or "")[:150] or None, row=0))
+                                           placeholder=(placeholder or "")[:MAX_PLACEHOLDER] or None, row=0))
 
     @classmethod
     async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
@@ -128,7 +123,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb
                 origin, page = value[1:], 0
             else:
                 parts, origin, page = (*parts, value), "", 0
-            menu = await _service(interaction).build_menu(channel_key(interaction), player(interaction.user),
+            menu = await service_of(interaction).build_menu(channel_key(interaction), player(interaction.user),
                                                           self.game_id, self.ply, parts, origin, page)
         except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
             await _refuse(interaction, error)
@@ -140,7 +135,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb
 class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbok:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
     def __init__(self, game_id: int, ply: int, state: str, *, disabled: bool = False, label: str = "Confirm") -> None:
         self.game_id, self.ply, self.state = game_id, ply, state
-        super().__init__(discord.ui.Button(label=label[:80], style=discord.ButtonStyle.success, disabled=disabled,
+        super().__init__(discord.ui.Button(label=label[:MAX_BUTTON_LABEL], style=discord.ButtonStyle.success, disabled=disabled,
                                            custom_id=_custom_id("tbok", game_id, ply, state), row=1))
 
     @classmethod
@@ -149,14 +144,13 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz
         return cls(int(match["game"]), int(match["ply"]), match["state"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        # Answered as a command is (bot/tree.py's answer): the new board is the interaction's own
+        # Answered as a command is (answer, bot/discord/answers.py): the new board is the interaction's own
         # message, by its callback or the edit of "thinking", so a retry whose reply was lost never
         # posts it twice (a followup would).
         try:
             parts, _, _ = decode_state(self.state)
-            await answer(interaction, _service(interaction).play_built(channel_key(interaction),
-                                                                       player(interaction.user), self.game_id,
-                                                                       self.ply, parts), changes=True)
+            await answers_of(interaction).answer(interaction, service_of(interaction).play_built(
+                channel_key(interaction), player(interaction.user), self.game_id, self.ply, parts), changes=True)
         except Exception as error:  # noqa: BLE001 - nothing was played: tell the user privately
             await _refuse(interaction, error)
             return
@@ -182,7 +176,7 @@ class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:t
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            menu = await _service(interaction).build_menu(channel_key(interaction), player(interaction.user),
+            menu = await service_of(interaction).build_menu(channel_key(interaction), player(interaction.user),
                                                           self.game_id, self.ply)
         except Exception as error:  # noqa: BLE001
             await _refuse(interaction, error)

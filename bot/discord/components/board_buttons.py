@@ -14,30 +14,26 @@ earlier game does nothing.
     kibitz:takeback-yes:<game>:<ply>:<asker> / kibitz:takeback-no:...   answer the takeback request
                                `asker` made after `ply` moves (not a later one)
 
-The turn builder (bot/views/turn_builder.py) uses rows 0 and 1; these go on row 2.
+The turn builder (bot/discord/components/turn_builder.py) uses rows 0 and 1; these go on row 2.
 """
 from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.discord.components.challenge import announce_challenge
+from bot.discord.context import answers_of, channel_key, guild_key, player, service_of
+from bot.discord.interactions import send
+from bot.discord.transport import describe
+from bot.discord.tree import report_error
 from bot.service import Reply
-from bot.tree import report_error, send
-from bot.views.replies import channel_key, deliver_reply, describe, guild_key, player
-
-if TYPE_CHECKING:
-    from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
 ROW = 2
-
-
-def _service(interaction: discord.Interaction) -> GameService:
-    return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
 class _GameButton:
@@ -62,7 +58,7 @@ class _GameButton:
         # The service has acted: from here on nothing may turn into an error reply.
         if self.takes_buttons_off:
             await _take_buttons_off(interaction, self.game_id)
-        await deliver_reply(interaction, reply)
+        await answers_of(interaction).deliver(interaction, reply)
         await self.after(interaction, reply)
 
     async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
@@ -94,7 +90,7 @@ class DrawButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]), accept_only=bool(match["yes"]))
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        return await _service(interaction).draw(channel_key(interaction), player(interaction.user), self.game_id,
+        return await service_of(interaction).draw(channel_key(interaction), player(interaction.user), self.game_id,
                                                 accept_only=self.accept_only)
 
 
@@ -113,7 +109,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:
 
     async def callback(self, interaction: discord.Interaction) -> None:
         try:
-            await _service(interaction).check_player(channel_key(interaction), player(interaction.user), self.game_id)
+            await service_of(interaction).check_player(channel_key(interaction), player(interaction.user), self.game_id)
         except Exception as error:  # noqa: BLE001
             await report_error(interaction, error)
             return
@@ -135,7 +131,7 @@ class ConfirmResignButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button]
         return cls(int(match["game"]))
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        reply = await _service(interaction).resign(channel_key(interaction), player(interaction.user), self.game_id)
+        reply = await service_of(interaction).resign(channel_key(interaction), player(interaction.user), self.game_id)
         await _take_buttons_off(interaction, self.game_id, "You resigned.")   # the private question
         return reply
 
@@ -158,15 +154,13 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]))
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        return await _service(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id,
+        return await service_of(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id,
                                                    guild=guild_key(interaction))
 
     async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
         """As after a /challenge: note the message (edited when the challenge is settled) and
         announce it in the server's challenge channel."""
-        from bot.cogs.games import announce_challenge   # the cog module imports the views
-
-        await announce_challenge(interaction, _service(interaction), reply)
+        await announce_challenge(interaction, service_of(interaction), reply)
 
 
 class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
@@ -190,7 +184,7 @@ class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]), match["answer"] == "yes", ply, match["asker"])
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        return await _service(interaction).answer_takeback(channel_key(interaction), player(interaction.user),
+        return await service_of(interaction).answer_takeback(channel_key(interaction), player(interaction.user),
                                                            self.game_id, self.accept, self.ply, self.asker)
 
 

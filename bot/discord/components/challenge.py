@@ -1,5 +1,5 @@
-"""Accept / Decline buttons under a challenge, rebuilt from their custom_id after a restart, and
-the threads games are played in.
+"""Accept / Decline buttons under a challenge, rebuilt from their custom_id after a restart; what a
+challenge's message says once settled, and its announcement in the server's challenge channel.
 
 Like discord.py's ``examples/views/dynamic_counter.py``: each button is a ``DynamicItem`` whose
 custom_id carries everything it needs (game id and who may press it), so no view has to be
@@ -11,13 +11,13 @@ Accept (the service refuses the challenger), and only the challenger may withdra
 a custom_id only spare a pointless round trip: the service checks who may answer from the stored
 challenge, so a forged custom_id changes nothing.
 
-Where games live: a challenge accepted (or a puzzle asked for) in a text channel is played in a
-public thread of its own, named after its players and variant, and the channel gets a pointer
-with the thread's link. Where the bot may not make threads (its permissions there, or the server's
-/settings), or the command already runs in a thread, the game is played in place.
+An accepted challenge is played in a thread of its own where the bot may make one
+(bot/discord/components/threads.py).
 
 A settled challenge (accepted, declined, withdrawn, expired) has its message edited to say so,
 with no buttons left: :func:`show_settled` does it from the stored record, for any caller.
+A challenge just shown (by /challenge or a Rematch press) is announced in the server's challenge
+channel, if that is another one (:func:`announce_challenge`).
 """
 from __future__ import annotations
 
@@ -25,107 +25,23 @@ import asyncio
 import logging
 import re
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 import rules
-from bot.names import one_line, plain
-from bot.service import Reply
-from bot.tree import report_error
-from bot.views.replies import _extras, channel_key, deliver_reply, describe, guild_key, player, reply_text, split_content
-
-if TYPE_CHECKING:
-    from bot.service import GameService
-    from bot.store import GameRecord
+from bot.discord.components.threads import add_players, drop_thread, may_open_thread, open_thread, thread_name
+from bot.discord.context import answers_of, channel_key, guild_key, player, service_of
+from bot.discord.interactions import answered_in
+from bot.discord.transport import describe
+from bot.discord.tree import report_error
+from bot.service import GameService, Reply
+from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
 
-THREAD_NAME_LIMIT = 100          # Discord's limit on a channel or thread name
-THREAD_ARCHIVE_MINUTES = 10080   # a week without messages before Discord hides the thread (a post revives it)
 OPEN = 0                         # the opponent id in an open challenge's custom_ids
 _ANSWERING: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()   # by game id
-
-
-def _service(interaction: discord.Interaction) -> GameService:
-    return interaction.client.kibitz_service  # type: ignore[attr-defined]
-
-
-# -- where games live ----------------------------------------------------------------------------
-
-def thread_name(players: str, variant: str) -> str:
-    """`alice vs bob · Zoo Chess`, cut to Discord's 100 characters (names as typed: no Markdown in names of threads)."""
-    return fit_thread_name(f"{plain(players)} · {variant}")
-
-
-def fit_thread_name(name: str) -> str:
-    """`name` on one line, reading as typed (no control or direction characters), cut to Discord's 100 characters."""
-    name = one_line(name).strip() or "Kibitz game"
-    return name if len(name) <= THREAD_NAME_LIMIT else name[:THREAD_NAME_LIMIT - 1] + "…"
-
-
-async def may_open_thread(interaction: discord.Interaction) -> bool:
-    """Whether a game asked for here gets a thread: a server text channel (not a thread or DM),
-    threads on in the server's settings, and the bot allowed to make public threads and post in them."""
-    if interaction.guild_id is None or not isinstance(interaction.channel, discord.TextChannel):
-        return False
-    allowed = interaction.app_permissions
-    if not (allowed.create_public_threads and allowed.send_messages_in_threads):
-        return False
-    return (await _service(interaction).server_settings(guild_key(interaction))).threads
-
-
-async def open_thread(interaction: discord.Interaction, name: str) -> discord.Thread | None:
-    """A public thread in the interaction's channel, or None where Discord refuses (the game is then played in place)."""
-    channel = interaction.channel
-    if not isinstance(channel, discord.TextChannel):
-        return None
-    try:
-        return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                           auto_archive_duration=THREAD_ARCHIVE_MINUTES)  # type: ignore[arg-type]
-    except discord.HTTPException as error:   # 403 Missing Permissions and the like: play in place
-        log.warning("could not open a thread in channel %s (%s); playing in place", channel.id, describe(error))
-        return None
-
-
-async def add_players(thread: discord.Thread, player_ids: list[str]) -> None:
-    """Make the players members of their game's thread, so it shows in their list and they
-    hear of it (best effort: a player can always follow the link)."""
-    for pid in player_ids:
-        if not pid:
-            continue
-        try:
-            await thread.add_user(discord.Object(id=int(pid)))
-        except (discord.HTTPException, ValueError) as error:
-            log.warning("could not add member %s to thread %s (%s)", pid, thread.id, error)
-
-
-async def drop_thread(thread: discord.Thread, service: GameService) -> None:
-    """Remove a thread the game it was made for never started in (best effort). An error does not
-    prove that: a thread the store holds a game in (or cannot say) is kept."""
-    if await service.game_stored_in(str(thread.id)):
-        log.warning("kept thread %s: a game is stored in it, though starting it reported an error", thread.id)
-        return
-    try:
-        await thread.delete()
-    except discord.HTTPException as error:
-        log.warning("could not remove unused thread %s (%s)", thread.id, describe(error))
-
-
-async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.Message | None:
-    """Post a Reply (board, buttons, ping) as a plain bot message, e.g. in a game's thread.
-    Never raises: the change it reports is committed; a failure is logged. Returns the last message."""
-    texts = split_content(reply_text(reply)) or [""]
-    message = None
-    for index, text in enumerate(texts):
-        extras: dict[str, Any] = _extras(reply) if index == len(texts) - 1 else {}
-        try:
-            message = await channel.send(text or None, **extras)
-        except Exception as error:  # noqa: BLE001 - committed: log, never turn into an error
-            log.error("could not post game %s in %s: %s", reply.game_id, getattr(channel, "id", "?"),
-                      describe(error), exc_info=error)
-            return None
-    return message
 
 
 # -- settled challenges --------------------------------------------------------------------------
@@ -177,6 +93,32 @@ async def show_settled(client: discord.Client, record: GameRecord, how: str, *, 
         return False
 
 
+async def announce_challenge(interaction: discord.Interaction, service: GameService, reply: Reply) -> None:
+    """After a challenge is shown: keep its message id (to edit it when settled) and announce it
+    in the server's challenge channel, if that is another channel. Never raises: the challenge stands."""
+    if reply.game_id is None:
+        return
+    message_id = answered_in(interaction)   # the callback, followup or channel post that carried it
+    if message_id is None:
+        try:
+            message_id = (await interaction.original_response()).id
+        except discord.HTTPException as error:
+            log.warning("could not read the message of challenge %s: %s", reply.game_id, error)
+            return
+    jump_url = f"https://discord.com/channels/{interaction.guild_id or '@me'}/{interaction.channel_id}/{message_id}"
+    try:
+        await service.note_challenge_message(reply.game_id, str(message_id))
+        guild = guild_key(interaction)
+        announce = (await service.server_settings(guild)).announce if guild else None
+        record = await service.game_record(reply.game_id) if announce else None
+        if announce and record is not None and announce != channel_key(interaction):
+            channel = interaction.client.get_partial_messageable(int(announce))
+            await channel.send(f"New challenge in <#{channel_key(interaction)}>: {challenge_line(record)} "
+                               f"{jump_url}")
+    except Exception:   # noqa: BLE001 - the challenge is made and shown; this is extra
+        log.exception("could not note or announce challenge %s", reply.game_id)
+
+
 # -- the buttons ---------------------------------------------------------------------------------
 
 class _ChallengeButton:
@@ -209,7 +151,7 @@ class _ChallengeButton:
             return
         # The service has acted: from here on nothing may turn into an error reply.
         await self._settle_message(interaction, settled)
-        await deliver_reply(interaction, reply)
+        await answers_of(interaction).deliver(interaction, reply)
 
     async def _settle_message(self, interaction: discord.Interaction, text: str) -> None:
         """Say on the challenge's message how it was settled and remove its buttons (best
@@ -244,7 +186,7 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
         return cls(int(match["game"]), int(match["opponent"]))
 
     async def answer(self, interaction: discord.Interaction) -> tuple[Reply, str]:
-        service, here, user = _service(interaction), channel_key(interaction), player(interaction.user)
+        service, here, user = service_of(interaction), channel_key(interaction), player(interaction.user)
         record = await service.challenge_to_accept(here, user, self.game_id)   # checked before a thread is made
         thread = None
         if await may_open_thread(interaction):
@@ -260,7 +202,7 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
             raise
         if thread is None:
             return reply, settled_text(record, "accepted", by=user.name)
-        await post_reply(thread, reply)
+        await answers_of(interaction).post(thread, reply)
         await add_players(thread, [pid or user.id for pid, _ in record.players])
         info_line = reply.text.splitlines()[1] if len(reply.text.splitlines()) > 1 else ""
         pointer = Reply(f"{user.name} accepts. {info_line} is played in {thread.jump_url}", game_id=reply.game_id)
@@ -287,7 +229,7 @@ class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]), int(match["challenger"]), int(match["opponent"]))
 
     async def answer(self, interaction: discord.Interaction) -> tuple[Reply, str]:
-        service = _service(interaction)
+        service = service_of(interaction)
         reply = await service.decline(channel_key(interaction), player(interaction.user), self.game_id)
         record = await service.game_record(self.game_id)
         challenger = record.challenger_id if record is not None else str(self.challenger_id)   # the stored one

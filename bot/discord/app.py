@@ -24,31 +24,36 @@ with what Discord has (names, descriptions, options) and PUTs only on a differen
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import signal
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 import yarl
 from discord.ext import commands
 
-from bot.cogs.games import Games
-from bot.cogs.lobby import Lobby
-from bot.cogs.play import Play
-from bot.cogs.puzzles import Puzzles
-from bot.config import load as load_config, shard_of
-from bot.service import GameService
+from bot.config import Config, load as load_config, shard_of
+from bot.discord.answers import DiscordAnswers, message
+from bot.discord.cogs.catalogue import Catalogue
+from bot.discord.cogs.playing import Playing
+from bot.discord.cogs.records import Records
+from bot.discord.cogs.settings import Settings
+from bot.discord.cogs.starting import Starting
+from bot.discord.components.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
+from bot.discord.components.challenge import DYNAMIC_ITEMS
+from bot.discord.components.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
+from bot.discord.components.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
+from bot.discord.context import Answers
+from bot.discord.deadlines import show_event
+from bot.discord.outbox import Outbox
+from bot.discord.tree import KibitzTree
 from bot.scheduler import Scheduler
-from bot.tree import KibitzTree
-from bot.views.board_buttons import DYNAMIC_ITEMS as BOARD_ITEMS
-from bot.views.challenge import DYNAMIC_ITEMS
-from bot.views.kingswap_grid import DYNAMIC_ITEMS as GRID_ITEMS
-from bot.views.outbox import Outbox
-from bot.views.turn_builder import DYNAMIC_ITEMS as BUILDER_ITEMS
+from bot.service import GameService
+from bot.store.connect import open_store
 
-if TYPE_CHECKING:
-    from bot.config import Config
+COGS = (Catalogue, Starting, Playing, Records, Settings)   # the slash commands, by what a player does
 
 log = logging.getLogger(__name__)
 
@@ -88,8 +93,11 @@ class KibitzBot(commands.Bot):
         self.sync_commands = sync
         self.dev_guild = dev_guild
         self.synced: list[discord.app_commands.AppCommand] = []
-        self.scheduler = Scheduler(self)   # deadlines: started in setup_hook, stopped on close
-        self.outbox = Outbox(self)         # answers Discord could not take yet: the same
+        self.answers: Answers = DiscordAnswers()   # what components answer through (bot/discord/context.py)
+        # deadlines, and answers Discord could not take yet: started in setup_hook, stopped on close
+        self.scheduler = Scheduler(service, functools.partial(show_event, self), owns=self.owns_guild,
+                                   ready=self.wait_until_ready)
+        self.outbox = Outbox(self, service, compose=message, owns=self.owns_guild, ready=self.wait_until_ready)
         self.stopping = False
         self._in_flight: set[asyncio.Future[Any]] = set()   # the tasks of interactions being handled
         self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
@@ -98,10 +106,8 @@ class KibitzBot(commands.Bot):
     async def setup_hook(self) -> None:
         for item in (*DYNAMIC_ITEMS, *BUILDER_ITEMS, *BOARD_ITEMS, *GRID_ITEMS):
             self.add_dynamic_items(item)
-        await self.add_cog(Games(self.kibitz_service))
-        await self.add_cog(Lobby(self.kibitz_service))
-        await self.add_cog(Play(self.kibitz_service))
-        await self.add_cog(Puzzles(self.kibitz_service))
+        for cog in COGS:
+            await self.add_cog(cog(self.kibitz_service))
         restored = await self.kibitz_service.restore()
         log.info("restored %d open game(s)", restored)
         await self.kibitz_service.warm_up()
@@ -287,8 +293,6 @@ async def _serve(token: str, service: GameService | None, endpoints: DiscordConf
                  store_options: dict[str, Any] | None = None) -> None:
     store = None
     if service is None:
-        from bot.store.connect import open_store
-
         store = await open_store(db_path or "kibitz.sqlite3", **(store_options or {}))
         service = GameService(store, **(service_settings or {}))
     try:

@@ -1,6 +1,6 @@
 """Answers Discord could not take yet: kept in the store, shown once it answers again.
 
-``deliver_reply`` (bot/views/replies.py) retries a committed change's answer on the interaction,
+``deliver_reply`` (bot/discord/answers.py) retries a committed change's answer on the interaction,
 then in the channel; what still does not go through is kept here, as a row of the store's outbox
 (migration 005), and so is a "thinking" message that could be neither replaced nor deleted. A
 timer (``Outbox.start``, from the bot's setup_hook) tries the oldest row at once, then every
@@ -25,18 +25,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import discord
 
-from bot.scheduler import Timer
-from bot.service import Reply
+from bot.discord.context import guild_key
+from bot.discord.transport import describe, retry_delay, split_content
+from bot.scheduler import Ready, Timer, everywhere
+from bot.service import GameService, Reply
 from bot.store import Delivery
-from bot.tree import split_content
-from bot.views.replies import _extras, describe, guild_key, reply_text, retry_delay
-
-if TYPE_CHECKING:
-    from bot.discord_app import KibitzBot
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +48,12 @@ _KEPT = ("text", "ping", "ply", "controls", "asker", "challenge", "finished", "e
 class Outbox(Timer):
     name = "kibitz-outbox"
 
-    def __init__(self, bot: KibitzBot) -> None:
-        super().__init__(bot)
+    def __init__(self, client: discord.Client, service: GameService, *,
+                 compose: Callable[[Reply], tuple[str, dict[str, Any]]],
+                 owns: Callable[[str | None], bool] = everywhere, ready: Ready | None = None) -> None:
+        """`compose`: a Reply as a message's text and its other arguments (answers.py's ``message``)."""
+        super().__init__(service, ready=ready)
+        self.client, self.compose, self.owns = client, compose, owns
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
 
@@ -91,7 +93,7 @@ class Outbox(Timer):
         """Send the pending rows of this process's servers, oldest first, until one fails for now.
         True when none of them is left."""
         for delivery in await self.service.store.deliveries(PENDING):
-            if not self.bot.owns_guild(delivery.guild_id):
+            if not self.owns(delivery.guild_id):
                 continue
             async with self._lock:
                 try:
@@ -109,7 +111,7 @@ class Outbox(Timer):
     async def _send(self, delivery: Delivery) -> None:
         if delivery.kind == "delete":
             with contextlib.suppress(discord.NotFound):   # gone already
-                await self.bot.http.delete_message(int(delivery.channel_id), int(delivery.ref))
+                await self.client.http.delete_message(int(delivery.channel_id), int(delivery.ref))
             return
         data = delivery.reply
         reply = Reply(data["text"], game_id=delivery.game_id, ping=data.get("ping"), ply=data.get("ply"),
@@ -124,17 +126,18 @@ class Outbox(Timer):
             reply.image, reply.alt, reply.filename = board.image, board.alt, board.filename
             reply.builder, reply.controls = board.builder, board.controls
         reply.text = "\n".join([*data.get("earlier", []), reply.text])
-        channel = self.bot.get_partial_messageable(int(delivery.channel_id))
-        pieces = split_content(reply_text(reply)) or [""]
+        channel = self.client.get_partial_messageable(int(delivery.channel_id))
+        text, extras = self.compose(reply)
+        pieces = split_content(text) or [""]
         for index, piece in enumerate(pieces):
-            extra: dict[str, Any] = _extras(reply) if index == len(pieces) - 1 else {}
+            extra: dict[str, Any] = extras if index == len(pieces) - 1 else {}
             posted = await channel.send(piece or None, nonce=delivery.ref if index == 0 else f"{delivery.ref}+{index}",
                                         **extra)
         if reply.challenge is not None and reply.game_id is not None:   # the message to edit when it is settled
             await self.service.note_challenge_message(reply.game_id, str(posted.id))
 
     async def _run(self) -> None:
-        await self.bot.wait_until_ready()
+        await self.wait_ready()
         while True:
             self._wake.clear()
             try:

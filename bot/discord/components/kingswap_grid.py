@@ -18,24 +18,20 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.daily import GRID_STALE, GridState
-from bot.tree import report_error, send
-from bot.views.replies import channel_key, deliver_reply, describe, player
-
-if TYPE_CHECKING:
-    from bot.service import GameService
+from bot.discord.context import answers_of, channel_key, player, service_of
+from bot.discord.interactions import send
+from bot.discord.transport import describe
+from bot.discord.tree import report_error
+from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
 NAMES = {"K": "king", "Q": "queen", "R": "rook", "B": "bishop", "N": "knight", "P": "pawn"}
-
-
-def _service(interaction: discord.Interaction) -> GameService:
-    return interaction.client.kibitz_service  # type: ignore[attr-defined]
 
 
 def grid_text(state: GridState) -> str:
@@ -100,7 +96,7 @@ class GridButton(discord.ui.DynamicItem[discord.ui.Button],
     async def _pick(self, interaction: discord.Interaction, origin: str) -> None:
         """First click (or putting the man down again): the grid shows what may be clicked next."""
         try:
-            state = await _service(interaction).grid(channel_key(interaction), player(interaction.user),
+            state = await service_of(interaction).grid(channel_key(interaction), player(interaction.user),
                                                      self.game_id, self.ply, origin)
         except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
             await _refuse(interaction, error)
@@ -108,7 +104,7 @@ class GridButton(discord.ui.DynamicItem[discord.ui.Button],
         await interaction.response.edit_message(content=grid_text(state), view=grid_view(state))
 
     async def _play(self, interaction: discord.Interaction, move: str) -> None:
-        service = _service(interaction)
+        service = service_of(interaction)
         try:
             await interaction.response.defer()   # "deferred update": the grid message stays
             reply = await service.play_grid(channel_key(interaction), player(interaction.user),
@@ -127,14 +123,14 @@ class GridButton(discord.ui.DynamicItem[discord.ui.Button],
         except Exception as error:  # noqa: BLE001 - cosmetic; an old grid refuses clicks anyway
             log.warning("could not turn the grid of game %s to ply %s (%s)", self.game_id, self.ply + 1,
                         describe(error))
-        await deliver_reply(interaction, reply)
+        await answers_of(interaction).deliver(interaction, reply)
 
 
 async def _refuse(interaction: discord.Interaction, error: BaseException) -> None:
     """Say privately why nothing happened; a click on an old grid also gets the current grid."""
     if str(error) == GRID_STALE:
         try:
-            state = await _service(interaction).current_grid(channel_key(interaction))
+            state = await service_of(interaction).current_grid(channel_key(interaction))
             if state is not None and state.player_id == str(interaction.user.id):
                 await send(interaction, f"{GRID_STALE}\n{grid_text(state)}", ephemeral=True, view=grid_view(state))
                 return

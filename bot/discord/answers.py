@@ -1,0 +1,236 @@
+"""A service Reply as a Discord message (text, board picture, card, components), and its delivery.
+
+Two ways to send a Reply:
+
+- ``send_reply`` for answers that change nothing (``/board``, ``/rules``): if Discord refuses,
+  the error reaches ``KibitzTree.on_error`` like any other, and trying again is safe.
+- ``deliver_reply`` for the answer to a change the service has already committed (a move, a
+  resignation, an accepted challenge...). It never raises and never reports a failure, because
+  the change stands: telling the player "try again" would make the retry fail ("not your turn").
+  It sends the Reply as the interaction's answer (its callback, the edit of its "thinking"
+  message, or a followup); if that does not go through, it posts the same message in the channel
+  instead; and if Discord takes neither, it keeps the answer in the outbox (bot/discord/outbox.py),
+  which shows it once Discord answers again.
+
+Retries. ``deliver_reply`` retries each way (bot/discord/transport.py says which failures, how
+long) for ``RETRY_FOR`` seconds on the interaction, then as long in the channel, then hands the
+answer to the outbox; an error not worth a retry goes to the next way at once. When an answer that
+would be the interaction's own message (a callback, or the edit of "thinking") fails in a way that
+may have gone through, the bot reads what the interaction shows before posting it in the channel.
+A "thinking" message that could be neither replaced nor deleted is deleted later by the outbox.
+
+No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
+(after a refused repeat the bot reads what the interaction shows: see bot/discord/interactions.py),
+or after a slow call an edit of its "thinking" message, which a repeat changes again. Channel messages
+carry a nonce with ``enforce_nonce``, so Discord answers a repeated post with the first message.
+Only a followup that posts (a button's answer) could appear twice, if Discord made it and the
+connection dropped before its answer; that is preferred to losing it.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.discord.components.board_buttons import with_controls
+from bot.discord.components.challenge import challenge_view
+from bot.discord.components.turn_builder import builder_view
+from bot.discord.context import guild_key
+from bot.discord.interactions import (LOADING_ID, called_back, defer_in, defer_publicly, note_answered, note_message,
+                                      resolves_loading, send, send_piece, shown_message)
+from bot.discord.limits import MAX_ALT, MAX_EMBED_TEXT, MAX_EMBED_TITLE
+from bot.discord.outbox import Outbox
+from bot.discord.transport import describe, may_have_gone, retry_delay, split_content, use_joined_bodies, with_retries
+from bot.service import Reply
+
+log = logging.getLogger(__name__)
+
+
+def message_kwargs(reply: Reply) -> dict[str, Any]:
+    """The board PNG with its alt text, challenge buttons or the turn builder. Built afresh for every attempt."""
+    extra: dict[str, Any] = {}
+    if reply.image is not None:
+        extra["file"] = discord.File(io.BytesIO(reply.image), filename=reply.filename or "board.png",
+                                     description=(reply.alt or "")[:MAX_ALT] or None)
+    if reply.challenge is not None:
+        extra["view"] = challenge_view(*reply.challenge)
+    elif reply.builder is not None and reply.game_id is not None and reply.ply is not None:
+        builder = builder_view(reply.game_id, reply.ply, reply.builder)
+        if builder.children:
+            extra["view"] = builder
+    if reply.challenge is None and (view := with_controls(extra.get("view"), reply)) is not None:
+        extra["view"] = view
+    if reply.embed is not None:
+        extra["embed"] = reply_embed(reply)
+        if reply.embed.get("more"):   # a card longer than one embed goes on in a second
+            extra["embeds"] = [extra.pop("embed"), discord.Embed(description=reply.embed["more"][:MAX_EMBED_TEXT])]
+    if reply.ping is not None:   # that member alone; the bot's default stays AllowedMentions.none()
+        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(reply.ping))])
+    return extra
+
+
+def message(reply: Reply) -> tuple[str, dict[str, Any]]:
+    """A Reply as a message the bot posts: its text (opening with its ping) and the rest (message_kwargs)."""
+    return reply_text(reply), message_kwargs(reply)
+
+
+def reply_text(reply: Reply) -> str:
+    """The Reply's text, opening with a mention of the member it pings, if any."""
+    return f"<@{reply.ping}> {reply.text}" if reply.ping is not None else reply.text
+
+
+def reply_embed(reply: Reply) -> discord.Embed:
+    """A Reply's card (the /rules embed), its picture shown inside it from the attachment."""
+    embed = discord.Embed(title=(reply.embed or {}).get("title", "")[:MAX_EMBED_TITLE],
+                          description=(reply.embed or {}).get("description", "")[:MAX_EMBED_TEXT])
+    if reply.image is not None:
+        embed.set_image(url=f"attachment://{reply.filename or 'board.png'}")
+    return embed
+
+
+async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Send a service Reply that changed nothing: text, the board PNG with its alt text, buttons;
+    a Reply with a card shows the card (its text is the card's) with the picture inside."""
+    text = "" if reply.embed is not None else reply_text(reply)
+    use_joined_bodies()
+    await send(interaction, text, ephemeral=reply.ephemeral, **message_kwargs(reply))
+    if reply.embed is not None and reply.embed.get("next"):   # a card too long for one message goes on in a second
+        await send(interaction, ephemeral=reply.ephemeral, embed=discord.Embed(description=reply.embed["next"]))
+
+
+async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
+    """Deliver the Reply to a committed change: to the interaction, else to the channel, else to the
+    outbox. Never raises (see module docstring); what cannot be delivered at all is logged."""
+    texts = split_content(reply_text(reply)) or [""]
+    to_channel = False
+    use_joined_bodies()
+    for index, text in enumerate(texts):
+        # file and buttons go with the last message, built afresh for each attempt
+        extras: Callable[[], dict[str, Any]] = (lambda: message_kwargs(reply)) if index == len(texts) - 1 else dict
+        if not to_channel:
+            to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
+        if to_channel and not await _to_channel(interaction, reply, index, text, extras):
+            await _outbox(interaction).keep_post(interaction, reply, "\n".join(texts[index:]), _nonce(interaction, index))
+            break
+    if to_channel and resolves_loading(interaction):
+        # The answer is in the channel (or kept); take the "thinking" message away, now or later.
+        try:
+            await interaction.delete_original_response()
+        except Exception as error:  # noqa: BLE001 - the outbox deletes it once Discord lets it
+            log.warning("could not remove the loading message of interaction %s: %s", interaction.id, describe(error))
+            if isinstance(loading := interaction.extras.get(LOADING_ID), int) and interaction.channel_id is not None:
+                await _outbox(interaction).keep_removal(guild_key(interaction), str(interaction.channel_id), loading)
+
+
+def _outbox(interaction: discord.Interaction) -> Outbox:
+    return interaction.client.outbox  # type: ignore[attr-defined]   # KibitzBot.outbox
+
+
+def _nonce(interaction: discord.Interaction, index: int) -> str:
+    return f"{interaction.id}-{index}"   # at most MAX_NONCE characters; the same nonce never posts twice
+
+
+async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral: bool,
+                          extras: Callable[[], dict[str, Any]]) -> bool:
+    """Send one message as the interaction's answer, retrying. True when it went through; False
+    when the channel should have it instead."""
+    own_message = not called_back(interaction) or resolves_loading(interaction)   # a callback, or "thinking" edited
+    try:
+        await with_retries(lambda: send_piece(interaction, text, ephemeral=ephemeral, **extras()),
+                           f"answering interaction {interaction.id}")
+        return True
+    except Exception as error:  # noqa: BLE001 - the change is committed: no error may escape
+        if own_message and may_have_gone(error) and await _answer_shown(interaction):
+            log.info("interaction %s shows its answer after all (%s)", interaction.id, describe(error))
+            return True
+        log.warning("could not answer interaction %s (%s); posting in the channel instead",
+                    interaction.id, describe(error))
+        return False
+
+
+async def _answer_shown(interaction: discord.Interaction) -> bool:
+    """Whether the interaction's own message is an answer (not "thinking"): a callback or edit
+    whose reply was lost went through. False when that cannot be read either."""
+    try:
+        message = await shown_message(interaction)
+    except Exception:  # noqa: BLE001 - unknown: the channel gets the answer
+        return False
+    if message is None or message.flags.loading:
+        return False
+    note_answered(interaction, message.id)
+    return True
+
+
+async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int, text: str,
+                      extras: Callable[[], dict[str, Any]]) -> bool:
+    """Post one message of the Reply in the interaction's channel, as a plain bot message. True
+    when posted (or when it can never be: a private answer, no channel), False to keep it for later."""
+    if reply.ephemeral:   # a private answer must not turn public; none of the committed ones is private
+        log.error("could not deliver the private answer to interaction %s", interaction.id)
+        return True
+    channel = interaction.channel
+    if not isinstance(channel, discord.abc.Messageable):
+        log.error("could not deliver the answer to interaction %s: no channel to post in", interaction.id)
+        return True
+    try:
+        posted = await with_retries(lambda: channel.send(text or None, nonce=_nonce(interaction, index), **extras()),
+                                    f"posting the answer to interaction {interaction.id}")
+    except Exception as error:   # noqa: BLE001 - the change is committed: no error may escape
+        if retry_delay(error, 0, float("inf")) is None:
+            log.error("could not deliver the answer to interaction %s in channel %s: %s",
+                      interaction.id, channel.id, describe(error), exc_info=error)
+            return True   # refused for good (403, 404): the outbox would fare no better
+        log.warning("could not post the answer to interaction %s (%s); keeping it for later", interaction.id,
+                    describe(error))
+        return False
+    note_message(interaction, posted.id)   # the answer's message, for whoever reads answered_in
+    return True
+
+
+async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, changes: bool = False) -> Reply:
+    """Answer a slash command (or a Confirm) with the Reply `work` (a service call) gives; see
+    bot/discord/interactions.py for when it defers.
+
+    `changes`: the call commits a change, so its answer is delivered whatever happens
+    (``deliver_reply``); else it is sent (``send_reply``). An error from `work` propagates to
+    ``KibitzTree.on_error``: private, and with no "thinking" before it when it came quickly.
+    Returns the Reply, sent.
+    """
+    task = asyncio.ensure_future(work)
+    done, _ = await asyncio.wait({task}, timeout=defer_in(interaction))
+    if not done:
+        await defer_publicly(interaction)   # slow: show "thinking" now; a public answer is the likely one
+    reply = await task   # ready in time: the answer is the callback itself, one request
+    if changes:
+        await deliver_reply(interaction, reply)
+    else:
+        await send_reply(interaction, reply)
+    return reply
+
+
+async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.Message | None:
+    """Post a Reply (board, buttons, ping) as a plain bot message, e.g. in a game's thread.
+    Never raises: the change it reports is committed; a failure is logged. Returns the last message."""
+    texts = split_content(reply_text(reply)) or [""]
+    message = None
+    for index, text in enumerate(texts):
+        extras: dict[str, Any] = message_kwargs(reply) if index == len(texts) - 1 else {}
+        try:
+            message = await channel.send(text or None, **extras)
+        except Exception as error:  # noqa: BLE001 - committed: log, never turn into an error
+            log.error("could not post game %s in %s: %s", reply.game_id, getattr(channel, "id", "?"),
+                      describe(error), exc_info=error)
+            return None
+    return message
+
+
+class DiscordAnswers:
+    """This module as the components reach it (``context.Answers``, set on the bot as ``answers``)."""
+
+    answer = staticmethod(answer)
+    deliver = staticmethod(deliver_reply)
+    post = staticmethod(post_reply)

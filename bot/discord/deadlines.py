@@ -1,0 +1,45 @@
+"""What the deadline scheduler (bot/scheduler.py) shows on Discord without an interaction to
+answer (:func:`show_event`): an expired challenge (its message edited by ``show_settled`` of
+bot/discord/components/challenge.py, else a note where it was asked for), and messages posted in
+a game's channel or thread (a reminder, the final board of a game lost on time)."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from bot.discord.answers import message_kwargs, reply_text
+from bot.discord.components.challenge import show_settled
+from bot.discord.transport import split_content
+from bot.service import DueEvent, Reply
+from bot.store import GameRecord
+
+log = logging.getLogger(__name__)
+
+
+async def show_expired(bot: discord.Client, record: GameRecord, text: str) -> None:
+    """Edit the expired challenge's message (no buttons left); where it has no known message, or
+    the edit fails, post `text` where the challenge was asked for instead."""
+    if await show_settled(bot, record, "expired"):
+        return
+    channel = bot.get_partial_messageable(int(record.home_channel_id or record.channel_id))
+    await channel.send(text)
+
+
+async def post_in(bot: discord.Client, channel_id: str, reply: Reply) -> None:
+    """Post a Reply in a channel or thread: its text (opening with the mention of `reply.ping`,
+    the one member it may ping), its board and buttons with the last piece."""
+    channel = bot.get_partial_messageable(int(channel_id))
+    pieces = split_content(reply_text(reply)) or [""]
+    for index, piece in enumerate(pieces):
+        extra: dict[str, Any] = message_kwargs(reply) if index == len(pieces) - 1 else {}
+        await channel.send(piece or None, **extra)
+
+
+async def show_event(bot: discord.Client, event: DueEvent) -> None:
+    """Show one carried-out deadline (the scheduler's `deliver`; it logs a failure)."""
+    if event.kind == "expired":
+        await show_expired(bot, event.record, event.reply.text)
+    else:   # a reminder (pinging reply.ping, and no one else), or the final board
+        await post_in(bot, event.record.channel_id, event.reply)
