@@ -27,6 +27,7 @@ from .paths import data_dir
 from .settings import MAX_DAYS, MIN_DAYS, ServerSettings
 from .store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, GameStore, SetAside, StaleRecord, holds
 from .suggest import suggest
+from .timing import CHALLENGE_TTL, DAY, HOUR, MINUTE, MOVE_DEADLINE, duration, plural
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,6 @@ RULE_CARDS = data_dir() / "rules"
 STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
 UNSURE = ("The database stopped answering, so I cannot tell whether that went through. "
           "Look before trying again: /board, /games and /settings show what was saved.")
-CHALLENGE_TTL = 3600            # seconds a challenge waits for an answer (KIBITZ_CHALLENGE_TTL)
-MOVE_DEADLINE = 3 * 86400       # seconds allowed per move by default (KIBITZ_MOVE_DEADLINE)
 # Hints search for seconds each: they get threads of their own, so hints asked at once wait for
 # each other, never the default pool that judges moves and draws boards (asyncio.to_thread).
 HINTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kibitz-hint")
@@ -242,7 +241,7 @@ class GameService:
         if colour not in COLOURS:
             raise UserError("Colour must be white, black or random.")
         if days is not None and not MIN_DAYS <= days <= MAX_DAYS:
-            raise UserError("Days per move must be 1 to 14.")
+            raise UserError(f"Days per move must be {MIN_DAYS} to {MAX_DAYS}.")
         if days is None and guild is not None:
             days = (await self.server_settings(guild)).days   # the server's default, where it set one
         drawn = colour == "random"
@@ -260,7 +259,7 @@ class GameService:
             record = GameRecord(info.slug, channel, seats, game.fen(), "challenge", guild, seed=seed,
                                 start_fen=game.fen(), created_at=now, updated_at=now, rules_version=RULES_VERSION,
                                 home_channel_id=channel, challenger_id=challenger.id,
-                                move_seconds=days * 86400 if days is not None else self._default_seconds(),
+                                move_seconds=days * DAY if days is not None else self._default_seconds(),
                                 due_at=self.timer() + self.challenge_ttl if self.challenge_ttl else None)
             await self._create(record)
             how = " (drawn at random)" if drawn else ""
@@ -495,7 +494,7 @@ class GameService:
                     raise UserError("Turn variants off one at a time; `enable all` turns them all back on.")
                 disabled.add(self._variant(disable).slug)
             if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
-                raise UserError("Default days per move must be 1 to 14 (0 goes back to the bot's default).")
+                raise UserError(f"Default days per move must be {MIN_DAYS} to {MAX_DAYS} (0 goes back to the bot's default).")
             changed = ServerSettings(
                 disabled=frozenset(disabled),
                 threads=current.threads if threads is None else threads,
@@ -514,7 +513,7 @@ class GameService:
         off = sorted(rules.VARIANTS[s].name for s in settings.disabled if s in rules.VARIANTS)
         if self.move_deadline:
             seconds = int(self.move_deadline)
-            default = plural(seconds // 86400, "day") if seconds % 86400 == 0 else plural(seconds, "second")
+            default = plural(seconds // DAY, "day") if seconds % DAY == 0 else plural(seconds, "second")
         else:
             default = "no deadline"
         lines = ["**Kibitz settings for this server**",
@@ -1253,7 +1252,7 @@ class GameService:
                         raise UserError("Your rematch challenge is already waiting.")
                     raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
             seconds = record.move_seconds
-            days = seconds // 86400 if seconds and seconds % 86400 == 0 and 1 <= seconds // 86400 <= 14 else None
+            days = seconds // DAY if seconds and seconds % DAY == 0 and MIN_DAYS <= seconds // DAY <= MAX_DAYS else None
             return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
                                         guild=record.guild_id,
                                         colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
@@ -1682,11 +1681,11 @@ def _ago(seconds: float) -> str:
     seconds = max(0, int(seconds))
     if seconds < 60:
         return "just now"
-    if seconds < 3600:
-        return f"{seconds // 60} min ago"
-    if seconds < 86400:
-        return f"{seconds // 3600} h ago"
-    return f"{plural(seconds // 86400, 'day')} ago"
+    if seconds < HOUR:
+        return f"{seconds // MINUTE} min ago"
+    if seconds < DAY:
+        return f"{seconds // HOUR} h ago"
+    return f"{plural(seconds // DAY, 'day')} ago"
 
 
 def _move_list(labels: list[str], solo: bool = False) -> str:
@@ -1711,24 +1710,6 @@ def is_rated(record: GameRecord) -> bool:
 def rating_text(row) -> str:
     """1712, or 1712? while the rating is still provisional (deviation above 110, as lichess)."""
     return f"{round(row.rating)}{'?' if row.rd > 110 else ''}"
-
-
-def duration(seconds: float) -> str:
-    """A time span for people, in its two largest units: "2 days 6 hours", "45 minutes", "2 seconds"."""
-    left = max(0, round(seconds))
-    units = [(86400, "day"), (3600, "hour"), (60, "minute"), (1, "second")]
-    parts: list[str] = []
-    for size, word in units:
-        if left >= size or (not parts and size == 1):
-            count, left = divmod(left, size)
-            parts.append(plural(count, word))
-        elif parts:
-            break
-    return " ".join(parts[:2])
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 else (word + 'es' if word.endswith('s') else word + 's')}"
 
 
 def _replayed(record: GameRecord) -> tuple[Game, list[rules.BoardView], list[str]]:
