@@ -18,196 +18,28 @@ from rules import Game, IllegalMove, Outcome, describe_view
 
 from .. import daily
 from ..builder import Menu, menu as builder_menu
-from ..names import plain
-from ..paths import data_dir
 from ..settings import MAX_DAYS, MIN_DAYS, ServerSettings
 from ..store import OPEN_SEAT, ChannelBusy, DailyResult, GameRecord, StaleRecord
 from ..suggest import suggest
-from ..timing import DAY, HOUR, MINUTE, duration, plural
-from .types import RULES_VERSION, STALE, UNSURE, DueEvent, DueSignal, Player, Reply, UserError
+from ..timing import DAY, duration, plural
+from .present import Presenter, _age, _ago, _parse_time
+from .records import Records, is_rated, rating_text
 from .tables import Tables, _Live, _tells_notices
+from .types import RULES_VERSION, STALE, UNSURE, DueEvent, DueSignal, Player, Reply, UserError
+from .exports import Exports
 
 __all__ = ["GameService", "UserError", "Player", "Reply", "DueEvent", "DueSignal", "STALE", "UNSURE", "RULES_VERSION",
            "duration", "is_rated", "rating_text", "suggest"]
 
 log = logging.getLogger(__name__)
-RULE_CARDS = data_dir() / "rules"
-EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
-EMBED_TOTAL = 6000              # characters over all embeds of one message, titles included (Discord's limit)
 # Hints search for seconds each: they get threads of their own, so hints asked at once wait for
 # each other, never the default pool that judges moves and draws boards (asyncio.to_thread).
 HINTS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kibitz-hint")
 COLOURS = ("white", "black", "random")
 
 
-class GameService(Tables):
+class GameService(Exports, Records, Presenter, Tables):
     """Every call a front end makes, one part per job (see the modules of this package)."""
-
-    async def help_text(self) -> Reply:
-        return Reply("\n".join([
-            "**Kibitz** hosts chess variants with the rules enforced.",
-            "`/challenge variant [opponent] [colour] [days]`: challenge a member (or anyone) to a two-player game; "
-            "accepted, it gets a thread of its own.",
-            "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
-            "buttons under the board.",
-            "`/board`, `/draw`, `/resign`, `/takeback` (asks your opponent): the game of this channel or thread; "
-            "`/undo` and `/hint` in puzzles.",
-            "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
-            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers; "
-            "`/abort`: for moderators.",
-            "`/variants` lists every variant; `/rules variant` explains one."]))
-
-    def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
-        prefix = prefix.lower().strip()
-        hits = [(slug, info.name) for slug, info in rules.VARIANTS.items()
-                if not prefix or prefix in slug or prefix in info.name.lower()]
-        hits.sort(key=lambda hit: (not hit[0].startswith(prefix), hit[0]))
-        return hits[:25]
-
-    async def list_variants(self) -> Reply:
-        solo = [i for i in rules.VARIANTS.values() if i.players == 1]
-        duel = [i for i in rules.VARIANTS.values() if i.players == 2]
-        # Names only, so the whole catalogue fits one chat message; /rules has each summary and card.
-        lines = ["**Solo puzzles** (`/puzzle`): " + ", ".join(f"`{i.slug}` {i.name}" for i in solo)]
-        lines += ["**Two-player games** (`/challenge`):"]
-        lines += [f"`{i.slug}` {i.name}" for i in duel]
-        lines += ["`/rules <variant>` explains any of them."]
-        return Reply("\n".join(lines))
-
-    async def rules_text(self, slug: str) -> Reply:
-        info = self._variant(slug)
-        card = RULE_CARDS / f"{info.slug}.md"
-        text = card.read_text(encoding="utf-8").strip() if card.exists() else f"# {info.name}\n{info.summary}"
-        return Reply(text)
-
-    async def rules_card(self, slug: str) -> Reply:
-        """The rules card as an embed, with a diagram of the variant's start (seed 0 where the
-        set-up is drawn at random); text front ends print the text and keep the picture."""
-        reply = await self.rules_text(slug)
-        info = self._variant(slug)
-        lines = reply.text.splitlines()
-        title = info.name
-        if lines and lines[0].startswith("# "):
-            title, lines = lines[0][2:].strip(), lines[1:]
-        view = rules.new_game(info.slug, seed=0).view()
-        try:
-            reply.image = await asyncio.to_thread(self.renderer, view, rules.WHITE)
-        except Exception:
-            log.exception("could not draw the rules diagram of %s", info.slug)
-        reply.alt = f"{info.name}: the starting position"
-        reply.filename = f"rules-{info.slug}.png"
-        # An embed's description holds 4,096 characters and a message's embeds 6,000 in all: a longer
-        # card goes on in a second embed ("more") as far as the message holds, then in a second
-        # message ("next"), each cut between paragraphs; what even that cannot hold ends in "…".
-        body, title = "\n".join(lines).strip(), title[:256]
-        first, rest = _cut(body, EMBED_TEXT)
-        more, rest = _cut(rest, min(EMBED_TEXT, EMBED_TOTAL - len(title) - len(first)))
-        after, rest = _cut(rest, EMBED_TEXT)
-        if rest:
-            after = _cut(after, EMBED_TEXT - 2)[0] + "\n…"
-        reply.embed = {"title": title, "description": first}
-        reply.embed.update((key, text) for key, text in (("more", more), ("next", after)) if text)
-        reply.view = view
-        return reply
-
-    async def warm_up(self) -> None:
-        """Draw one board off the event loop so the first real reply does not pay for loading art."""
-        await asyncio.to_thread(self.renderer, rules.new_game("standard").view(), rules.WHITE)
-
-    async def _board_reply(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
-        """The board after a change, with its picture, alt text and the builder's first menu.
-        `headline` may take the last move's label (worked out once, with the rest) and return the line.
-        All of it is worked out in one trip to a worker thread, so the event loop stays free."""
-        return await asyncio.to_thread(self._compose_board, record, game, headline)
-
-    def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
-        view = game.view()
-        outcome = game.outcome
-        orientation = rules.WHITE   # one side for the whole game: White at the bottom (/board flip turns your own)
-        try:
-            image = self.renderer(view, orientation)
-        except Exception:   # the change is already committed: answer without a picture, never "failed"
-            log.exception("could not draw game %s at ply %d", record.id, len(record.moves))
-            image = None
-        # Game.describe() builds the view again: use the one in hand unless a variant words it itself
-        alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
-        label = self._label(game) if record.moves else ""
-        if callable(headline):
-            headline = headline(label)
-        lines = [headline] if headline else []
-        lines.append(f"**{game.info.name}** · game #{record.id}")
-        if record.solo:
-            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}{daily.record_note(record)}")
-        else:
-            lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
-        if record.moves:
-            lines.append(f"Last move: {label}")
-        if outcome is None and record.status == "aborted":
-            pass   # no result and no one to move: _final_board says it was aborted
-        elif outcome is None:
-            if record.solo:
-                caption = view.caption.strip()
-                if caption and caption[-1] not in ".!?":
-                    caption += "."
-                lines.append(f"{caption} Your move, {record.players[0][1]}.".strip())
-            else:
-                name = record.players[0][1] if game.turn == rules.WHITE else record.players[1][1]
-                check = " (in check)" if view.checks else ""
-                lines.append(f"{name} to move ({game.turn}){check}.")
-        else:
-            lines.append(self._result_line(record, outcome, game.info))
-        reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
-                      game_id=record.id, finished=outcome is not None, view=view, controls=self._controls(record, game))
-        return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
-
-    @staticmethod
-    def _label(game: Game) -> str:
-        """The last move for people: **Nf3** (`g1f3`) where the variant has SAN, else `d4d5`."""
-        canonical, label = game.history[-1], game.last_move_label()
-        return f"**{label}** (`{canonical}`)" if label and label != canonical else f"`{canonical}`"
-
-    @staticmethod
-    def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
-        """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
-        if record.solo or record.status == "aborted":
-            return ()
-        if game.outcome is None:
-            return ("draw", "resign")
-        return ("rematch",) if record.status == "finished" else ()
-
-    @staticmethod
-    def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
-        reason = outcome.reason[:1].upper() + outcome.reason[1:]   # shown capitalised; the reason itself stays as ruled
-        if record.solo:
-            score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
-            score += f" Hints: {record.hints}." if record.hints else ""
-            return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {reason}.{score}"
-        if outcome.winner is None:
-            return f"**Draw** ({outcome.result}): {reason}."
-        name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
-        return f"**{name} wins** ({outcome.result}): {reason}."
-
-    def _ended_words(self, record: GameRecord) -> str:
-        info = rules.VARIANTS.get(record.variant)
-        if record.status == "aborted" or info is None or record.result is None:
-            return "It was aborted." if record.status == "aborted" else ""
-        return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
-
-    async def _final_board(self, record: GameRecord) -> Reply:
-        """A game that has ended: its final position, the result and its reason, and the move list."""
-        try:
-            game, _, labels = await asyncio.to_thread(_replayed, record)
-        except Exception:
-            log.exception("could not replay ended game %s", record.id)
-            raise UserError("This game has ended, but it cannot be replayed after an update to Kibitz.") from None
-        if record.result and game.outcome is None:
-            game.finish(Outcome(record.result, record.reason or "", record.score))
-        reply = await self._board_reply(record, game, "This game is over.")
-        if record.status == "aborted":
-            reply.text += "\nIt was aborted: no result, no rating."
-        reply.text += "\n" + _move_list(labels, record.solo) + "\nStart another with /challenge or /puzzle."
-        reply.builder = None
-        return reply
 
     REMIND_SHARE = 0.25   # the player to move is reminded when this share of their time is left
 
@@ -440,101 +272,6 @@ class GameService(Tables):
         if record.move_seconds and deadline is not None:
             return _ago(self.timer() - (deadline - record.move_seconds))
         return _age(record.updated_at if record.moves else record.created_at, now)
-
-    async def _rate(self, record: GameRecord) -> None:
-        """Rate a finished game between two different members. The store keys it by game id,
-        so rating it again (a retry, a second process) changes nothing. The game itself is
-        already saved: a failure here is logged, never turned into the player's error."""
-        if not is_rated(record):
-            return
-        score = {"1-0": 1.0, "0-1": 0.0}.get(record.result or "", 0.5)
-        try:
-            await self.store.rate(self._id(record), record.guild_id or "", record.variant,
-                                  record.players[0], record.players[1], score, self.clock())
-        except Exception:
-            log.exception("could not rate game %s", record.id)
-
-    async def leaderboard(self, guild: str | None, user: Player, slug: str) -> Reply:
-        info = self._variant(slug)
-        where = guild or ""
-        if info.players == 1:
-            return await self._puzzle_board(where, info)
-        top = await self.store.leaderboard(where, info.slug, 10)
-        if not top:
-            return Reply(f"No rated **{info.name}** games here yet. Finish a /challenge game to get on the board.")
-        lines = [f"**{info.name}** leaderboard"]
-        lines += [f"{n}. **{row.name}** {rating_text(row)} · {plural(row.games, 'game')}"
-                  for n, row in enumerate(top, start=1)]
-        mine = await self.store.rating_place(where, info.slug, user.id)
-        if mine is None:
-            lines.append(f"{user.name}, you have no rated {info.name} games here yet.")
-        else:
-            place, row = mine
-            lines.append(f"{user.name}, you are #{place} with {rating_text(row)} after {plural(row.games, 'game')}.")
-        return Reply("\n".join(lines))
-
-    async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
-        """A puzzle's all-time board here: each player's best finished score, solved before not solved."""
-        higher = info.score_better == "higher"
-        best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
-        lines = [f"**{info.name}**: best score per player here, solved before not solved ({info.score_better} "
-                 f"{info.score_name} is better)"]
-        for n, rec in enumerate(best, start=1):
-            unsolved = " · not solved" if rec.result != "solved" else ""
-            hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
-            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{unsolved}{hints} "
-                         f"(game #{rec.id})")
-        if not best:
-            lines.append(f"No finished {info.name} puzzles here yet.")
-        if info.slug in rules.DAILY_SLUGS:
-            lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
-        return Reply("\n".join(lines))
-
-    async def profile(self, guild: str | None, member: Player) -> Reply:
-        rows = await self.store.player_ratings(guild or "", member.id)
-        if not rows:
-            return Reply(f"{member.name} has no rated games here yet.")
-        lines = [f"**{member.name}**"]
-        for row in rows:
-            info = rules.VARIANTS.get(row.variant)
-            name = info.name if info else row.variant
-            lines.append(f"{name}: {rating_text(row)} · {plural(row.games, 'game')}: "
-                         f"{plural(row.wins, 'win')}, {plural(row.draws, 'draw')}, {plural(row.losses, 'loss')}")
-        return Reply("\n".join(lines))
-
-    async def _shown_game(self, channel: str) -> GameRecord:
-        """The channel's game: the one in play, else the last finished one."""
-        async with self._lock(channel):
-            live = await self._load(channel)
-            if live is not None and live.game is not None:
-                return live.record.copy()
-            record = await self.store.latest(channel, ("active", "finished"))
-        if record is None:
-            raise UserError("No game to show in this channel yet. Start one with /puzzle or /challenge.")
-        return record
-
-    async def export(self, channel: str) -> Reply:
-        record = await self._shown_game(channel)
-        try:
-            text, fen = await asyncio.to_thread(_pgn_of, record)
-        except Exception:
-            log.exception("could not replay game %s for export", record.id)
-            raise UserError("That game cannot be replayed after an update to Kibitz.") from None
-        info = rules.VARIANTS[record.variant]
-        return Reply(f"**{info.name}** · game #{record.id} as PGN ({plural(len(record.moves), 'turn')}).\n"
-                     f"Current position: `{fen}`", text.encode("utf-8"), f"PGN of game {record.id}",
-                     f"kibitz-{record.id}.pgn", game_id=record.id)
-
-    async def replay(self, channel: str) -> Reply:
-        record = await self._shown_game(channel)
-        try:
-            gif = await asyncio.to_thread(_gif_of, record)
-        except Exception:
-            log.exception("could not replay game %s as a GIF", record.id)
-            raise UserError("That game cannot be replayed after an update to Kibitz.") from None
-        info = rules.VARIANTS[record.variant]
-        return Reply(f"**{info.name}** · game #{record.id}: {plural(len(record.moves), 'turn')}, replayed.",
-                     gif, f"Animated replay of game {record.id}", f"kibitz-{record.id}.gif", game_id=record.id)
 
     def today(self) -> str:
         """The UTC day (YYYY-MM-DD) by the service's timer: the day whose deal is dealt."""
@@ -1258,89 +995,3 @@ class GameService(Tables):
             name = info.name if info else record.variant
             return Reply(f"{user.name} aborted game #{record.id} ({name}): no result, no rating.",
                          game_id=record.id, finished=True)
-
-
-def _cut(text: str, limit: int) -> tuple[str, str]:
-    """`text` cut within `limit` characters, at a paragraph break where there is one (else a line
-    break, else anywhere): (the part that fits, the rest)."""
-    if len(text) <= limit:
-        return text, ""
-    cut = max(text.rfind("\n\n", 0, limit + 1), 0) or max(text.rfind("\n", 0, limit + 1), 0) or limit
-    return text[:cut].rstrip(), text[cut:].strip()
-
-
-def _move_list(labels: list[str], solo: bool = False) -> str:
-    """Moves: 1. e4 e5 2. Nf3 … (a puzzle's turns are numbered one by one)."""
-    if not labels:
-        return "Moves: none."
-    words = []
-    for ply, label in enumerate(labels):
-        if solo:
-            words.append(f"{ply + 1}. {label}")
-        else:
-            words.append(f"{ply // 2 + 1}. {label}" if ply % 2 == 0 else label)
-    return "Moves: " + " ".join(words)
-
-
-def _parse_time(stamp: str) -> datetime | None:
-    try:
-        return datetime.fromisoformat(stamp)
-    except (TypeError, ValueError):
-        return None
-
-
-def _age(stamp: str, now: datetime | None) -> str:
-    """How long ago an ISO time was, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
-    then = _parse_time(stamp)
-    if then is None or now is None:
-        return "some time ago"
-    return _ago((now - then).total_seconds())
-
-
-def _ago(seconds: float) -> str:
-    """A span of seconds before now, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return "just now"
-    if seconds < HOUR:
-        return f"{seconds // MINUTE} min ago"
-    if seconds < DAY:
-        return f"{seconds // HOUR} h ago"
-    return f"{plural(seconds // DAY, 'day')} ago"
-
-
-def is_rated(record: GameRecord) -> bool:
-    """A two-player game between two different members that ended with a result."""
-    return (len(record.players) == 2 and record.players[0][0] != record.players[1][0]
-            and record.status == "finished" and record.result in ("1-0", "0-1", "1/2-1/2"))
-
-
-def rating_text(row) -> str:
-    """1712, or 1712? while the rating is still provisional (deviation above 110, as lichess)."""
-    return f"{round(row.rating)}{'?' if row.rd > 110 else ''}"
-
-
-def _replayed(record: GameRecord) -> tuple[Game, list[rules.BoardView], list[str]]:
-    game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
-    views, labels = [game.view()], []
-    for move in record.moves:
-        game.play(move)
-        views.append(game.view())
-        labels.append(game.last_move_label() or move)
-    return game, views, labels
-
-
-def _pgn_of(record: GameRecord) -> tuple[str, str]:
-    from ..pgn import game_pgn
-
-    game, _, labels = _replayed(record)
-    shown = record.copy()
-    shown.players = [(pid, plain(name)) for pid, name in record.players]   # names as typed, not as escaped for chat
-    return game_pgn(shown, labels, game.fen()), game.fen()
-
-
-def _gif_of(record: GameRecord) -> bytes:
-    import render
-
-    _, views, _ = _replayed(record)
-    return render.game_gif(views, orientation=rules.WHITE)
