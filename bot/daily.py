@@ -1,5 +1,5 @@
 """Daily deals, score boards and the KingSwap! grid: the plain helpers behind the service's
-daily section (bot/service.py). No Discord, no store: values in, values or text out.
+daily section (bot/service/puzzles.py). No Discord, no store: values in, values or text out.
 
     utc_day(timestamp)                   the UTC day of a Unix time, as a date
     board_lines(info, day, rows, par)    the day's score board, best first (store.daily_key)

@@ -19,6 +19,7 @@ from .tables import Tables
 from .types import Reply, UserError
 
 log = logging.getLogger(__name__)
+
 RULE_CARDS = data_dir() / "rules"
 EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
 EMBED_TOTAL = 6000              # characters over all embeds of one message, titles included (Discord's limit)
