@@ -10,7 +10,7 @@ from rules import Outcome
 
 from ..store import GameRecord
 from ..timing import duration
-from .tables import Tables, _Live
+from .tables import Live, Tables
 from .types import DueEvent, Reply, UserError
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ class Clock(Tables):
     async def _expire(self, record: GameRecord) -> DueEvent:
         before = record.copy()
         record.status, record.due_at = "expired", None
-        await self._save(_Live(record, None), before)
+        await self._save(Live(record, None), before)
         info = rules.VARIANTS.get(record.variant)
         name = info.name if info else record.variant
         challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")

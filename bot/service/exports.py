@@ -54,7 +54,7 @@ class Exports(Tables):
                      gif, f"Animated replay of game {record.id}", f"kibitz-{record.id}.gif", game_id=record.id)
 
 
-def _replayed(record: GameRecord) -> tuple[Game, list[rules.BoardView], list[str]]:
+def replayed(record: GameRecord) -> tuple[Game, list[rules.BoardView], list[str]]:
     game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
     views, labels = [game.view()], []
     for move in record.moves:
@@ -67,7 +67,7 @@ def _replayed(record: GameRecord) -> tuple[Game, list[rules.BoardView], list[str
 def _pgn_of(record: GameRecord) -> tuple[str, str]:
     from ..pgn import game_pgn
 
-    game, _, labels = _replayed(record)
+    game, _, labels = replayed(record)
     shown = record.copy()
     shown.players = [(pid, plain(name)) for pid, name in record.players]   # names as typed, not as escaped for chat
     return game_pgn(shown, labels, game.fen()), game.fen()
@@ -76,5 +76,5 @@ def _pgn_of(record: GameRecord) -> tuple[str, str]:
 def _gif_of(record: GameRecord) -> bytes:
     import render
 
-    _, views, _ = _replayed(record)
+    _, views, _ = replayed(record)
     return render.game_gif(views, orientation=rules.WHITE)

@@ -11,7 +11,7 @@ from .. import daily
 from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, StaleRecord
 from ..timing import DAY, duration
-from .tables import Tables, _Live, _tells_notices
+from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Player, Reply, UserError
 
 COLOURS = ("white", "black", "random")
@@ -20,7 +20,7 @@ COLOURS = ("white", "black", "random")
 class Games(Tables):
     """Games begun, answered and ended."""
 
-    @_tells_notices
+    @tells_notices
     async def start_puzzle(self, channel: str, user: Player, slug: str, seed: int | None = None,
                            guild: str | None = None, level: int | None = None, home: str | None = None) -> Reply:
         """Start a solo puzzle played in `channel` (asked for in `home`, when that is another
@@ -47,10 +47,10 @@ class Games(Tables):
                                 rules_version=RULES_VERSION, home_channel_id=home or channel)
             self._settle(record, game)
             await self._create(record)
-            self._live[channel] = _Live(record, game)
+            self._live[channel] = Live(record, game)
             return await self._board_reply(record, game, f"{user.name} starts **{info.name}** (seed {seed}).")
 
-    @_tells_notices
+    @tells_notices
     async def challenge(self, channel: str, challenger: Player, opponent: Player | None, slug: str,
                         guild: str | None = None, colour: str = "white", days: int | None = None) -> Reply:
         """Post a challenge in `channel`. Challenges wait side by side; none takes the channel.
@@ -114,7 +114,7 @@ class Games(Tables):
             except StaleRecord:   # answered meanwhile: read it again
                 continue
 
-    @_tells_notices
+    @tells_notices
     async def accept(self, channel: str, user: Player, game_id: int | None = None,
                      play_in: str | None = None) -> Reply:
         """Accept a challenge posted in `channel`; the game is played in `play_in` (a new thread,
@@ -131,7 +131,7 @@ class Games(Tables):
             record.status = "active"
             record.due_at = self.timer() + record.move_seconds if record.move_seconds else None
             self._settle(record, game)
-            live = _Live(record, game)
+            live = Live(record, game)
             try:
                 await self._save(live, before)
             except ChannelBusy:
@@ -141,14 +141,14 @@ class Games(Tables):
             reply = await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
             return await self._ping_next(reply, record, game)
 
-    @_tells_notices
+    @tells_notices
     async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
         """The named opponent declines, or the challenger withdraws; an open challenge only the challenger."""
         record = await self._challenge_for(channel, user, game_id, declining=True)
         before = record.copy()
         record.status = "declined"
         record.due_at = None
-        await self._save(_Live(record, None), before)
+        await self._save(Live(record, None), before)
         verb = "withdraws the challenge" if user.id == record.challenger_id else "declines the challenge"
         return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
 
@@ -224,7 +224,7 @@ class Games(Tables):
             self._require_game(live.record, game_id)
             self._seat(live.record, user)
 
-    @_tells_notices
+    @tells_notices
     async def resign(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
         """Resign (give up a puzzle). `game_id`, from a button, must be the game in play here."""
         async with self._lock(channel):
@@ -242,7 +242,7 @@ class Games(Tables):
             await self._commit(live, before, undo=lambda: game.finish(None))
             return await self._board_reply(record, game, f"{user.name} resigns.")
 
-    @_tells_notices
+    @tells_notices
     async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
         """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign.
         `accept_only` (the Accept draw button under an offer): accept a standing offer, never make one."""
@@ -275,7 +275,7 @@ class Games(Tables):
                 Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
                       f"your next move declines.", game_id=record.id, controls=("draw",)), other_id)
 
-    @_tells_notices
+    @tells_notices
     async def takeback(self, channel: str, user: Player) -> Reply:
         """Ask the opponent to take back your last move (the last two when you are to move)."""
         async with self._lock(channel):
@@ -305,7 +305,7 @@ class Games(Tables):
     def _takeback_plies(game: Game, colour: str) -> int:
         return 2 if game.turn == colour else 1
 
-    @_tells_notices
+    @tells_notices
     async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool,
                               ply: int | None = None, asker: str | None = None) -> Reply:
         """The opponent accepts or declines a takeback request (the asker may withdraw it).

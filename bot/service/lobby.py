@@ -11,7 +11,7 @@ from rules import Game
 from ..settings import MAX_DAYS, MIN_DAYS, ServerSettings
 from ..store import GameRecord
 from ..timing import DAY, plural
-from .present import _age, _ago, _parse_time
+from .present import age, ago, parse_time
 from .tables import Tables
 from .types import Player, Reply, UserError
 
@@ -129,7 +129,7 @@ class Lobby(Tables):
         rows = [r for r in await self.store.open_in_guild(guild) if r.daily is None]
         if not rows:
             return Reply("No games or challenges are open here. Start one with /challenge or /puzzle.")
-        now = _parse_time(self.clock())
+        now = parse_time(self.clock())
         lines = [f"**Open games and challenges** ({len(rows)})"]
         for record in rows[:self.GAMES_SHOWN]:
             info = rules.VARIANTS.get(record.variant)
@@ -137,10 +137,10 @@ class Lobby(Tables):
             if record.status == "challenge":
                 challenger = next((n for p, n in record.players if p == record.challenger_id), "someone")
                 other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
-                line = f"Challenge: {challenger} to {other} · **{name}** · made {_age(record.created_at, now)}"
+                line = f"Challenge: {challenger} to {other} · **{name}** · made {age(record.created_at, now)}"
             elif record.solo:
                 line = (f"**{name}** puzzle · {record.players[0][1]} · "
-                        f"{plural(len(record.moves), 'move')}, last {_age(record.updated_at, now)}")
+                        f"{plural(len(record.moves), 'move')}, last {age(record.updated_at, now)}")
             else:
                 black_to_move = len(record.fen.split()) > 1 and record.fen.split()[1] == "b"
                 to_move = record.players[1 if black_to_move else 0][1]
@@ -159,5 +159,5 @@ class Lobby(Tables):
         its clock started then (a reminder or a draw offer saves the record later). Else the last save."""
         deadline = self.deadline_of(record)
         if record.move_seconds and deadline is not None:
-            return _ago(self.timer() - (deadline - record.move_seconds))
-        return _age(record.updated_at if record.moves else record.created_at, now)
+            return ago(self.timer() - (deadline - record.move_seconds))
+        return age(record.updated_at if record.moves else record.created_at, now)

@@ -12,7 +12,7 @@ from .. import daily
 from ..builder import Menu, menu as builder_menu
 from ..store import ChannelBusy, GameRecord
 from ..suggest import suggest
-from .tables import Tables, _Live, _tells_notices
+from .tables import Live, Tables, tells_notices
 from .types import Player, Reply, UserError
 
 log = logging.getLogger(__name__)
@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 class Play(Tables):
     """Turns and the boards that show them."""
 
-    @_tells_notices
+    @tells_notices
     async def move(self, channel: str, user: Player, text: str) -> Reply:
         async with self._lock(channel):
             live = await self._active(channel)
@@ -51,7 +51,7 @@ class Play(Tables):
         except Exception:   # noqa: BLE001 - not committed yet: the commit decides, the board comes after
             return None
 
-    async def _commit_played(self, live: _Live, before: GameRecord, user: Player, reply: Reply | None) -> Reply:
+    async def _commit_played(self, live: Live, before: GameRecord, user: Player, reply: Reply | None) -> Reply:
         """Commit a turn `_play_and_compose` played; its reply, with the ping for the player to move."""
         record, game = live.record, live.playing
         await self._commit(live, before, undo=game.undo, settled=True)
@@ -67,7 +67,7 @@ class Play(Tables):
         if record.draw_offer and record.draw_offer != mover.id:
             record.draw_offer = None
 
-    @_tells_notices
+    @tells_notices
     async def board(self, channel: str) -> Reply:
         async with self._lock(channel):
             live = await self._load(channel)
@@ -101,7 +101,7 @@ class Play(Tables):
                      image, describe_view(view, game.info.name), f"kibitz-{record.id}-flipped.png",
                      ephemeral=True, game_id=record.id, view=view)
 
-    @_tells_notices
+    @tells_notices
     async def undo(self, channel: str, user: Player) -> Reply:
         async with self._lock(channel):
             live = await self._load(channel)
@@ -133,7 +133,7 @@ class Play(Tables):
                 self._live[channel] = live
             return await self._board_reply(record, game, f"{user.name} takes back {taken}.")
 
-    async def _reopen_last_puzzle(self, channel: str, user: Player) -> _Live:
+    async def _reopen_last_puzzle(self, channel: str, user: Player) -> Live:
         record = await self.store.latest(channel, ("finished",))
         if record is None or not record.solo or not record.moves:
             raise UserError("No puzzle to take a move back in.")
@@ -177,7 +177,7 @@ class Play(Tables):
                 reply.builder = None
         return reply
 
-    async def _built_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
+    async def _built_game(self, channel: str, user: Player, game_id: int, ply: int) -> Live:
         """The live game a builder click is for, checked: same game, same ply, the player to move."""
         live = await self._load(channel)
         if (live is None or live.game is None or live.record.id != game_id or daily.grid_ply(live.record) != ply
@@ -196,7 +196,7 @@ class Play(Tables):
             except IllegalMove as exc:
                 raise UserError(str(exc)) from None
 
-    @_tells_notices
+    @tells_notices
     async def play_built(self, channel: str, user: Player, game_id: int, ply: int, parts: tuple[str, ...]) -> Reply:
         """Play a turn built from menus, only if the game is still at `ply` (else nothing is played)."""
         async with self._lock(channel):
@@ -209,7 +209,7 @@ class Play(Tables):
             reply = await asyncio.to_thread(self._play_and_compose, record, game, user, text)
             return await self._commit_played(live, before, user, reply)
 
-    async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> _Live:
+    async def _grid_game(self, channel: str, user: Player, game_id: int, ply: int) -> Live:
         """The KingSwap! game a grid click is for, checked: same game, same position (daily.grid_ply), its player."""
         live = await self._load(channel)
         if live is None or live.game is None or live.game.outcome is not None:
@@ -247,7 +247,7 @@ class Play(Tables):
         state = await self.current_grid(record.channel_id)
         return (record.channel_id, state) if state is not None and state.game_id == game_id else None
 
-    @_tells_notices
+    @tells_notices
     async def play_grid(self, channel: str, user: Player, game_id: int, ply: int, move: str) -> Reply:
         """Play a move clicked on the grid, only if the game is still at `ply`."""
         async with self._lock(channel):

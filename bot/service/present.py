@@ -14,7 +14,7 @@ from .. import daily
 from ..paths import data_dir
 from ..store import GameRecord
 from ..timing import DAY, HOUR, MINUTE, plural
-from .exports import _replayed
+from .exports import replayed
 from .tables import Tables
 from .types import Reply, UserError
 
@@ -181,7 +181,7 @@ class Presenter(Tables):
     async def _final_board(self, record: GameRecord) -> Reply:
         """A game that has ended: its final position, the result and its reason, and the move list."""
         try:
-            game, _, labels = await asyncio.to_thread(_replayed, record)
+            game, _, labels = await asyncio.to_thread(replayed, record)
         except Exception:
             log.exception("could not replay ended game %s", record.id)
             raise UserError("This game has ended, but it cannot be replayed after an update to Kibitz.") from None
@@ -217,22 +217,22 @@ def _move_list(labels: list[str], solo: bool = False) -> str:
     return "Moves: " + " ".join(words)
 
 
-def _parse_time(stamp: str) -> datetime | None:
+def parse_time(stamp: str) -> datetime | None:
     try:
         return datetime.fromisoformat(stamp)
     except (TypeError, ValueError):
         return None
 
 
-def _age(stamp: str, now: datetime | None) -> str:
+def age(stamp: str, now: datetime | None) -> str:
     """How long ago an ISO time was, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
-    then = _parse_time(stamp)
+    then = parse_time(stamp)
     if then is None or now is None:
         return "some time ago"
-    return _ago((now - then).total_seconds())
+    return ago((now - then).total_seconds())
 
 
-def _ago(seconds: float) -> str:
+def ago(seconds: float) -> str:
     """A span of seconds before now, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
     seconds = max(0, int(seconds))
     if seconds < MINUTE:

@@ -11,7 +11,7 @@ import rules
 from .. import daily
 from ..store import DailyResult, GameRecord
 from ..timing import plural
-from .tables import Tables, _Live, _tells_notices
+from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Player, Reply, UserError
 
 log = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class Puzzles(Tables):
         copies = await self.store.daily_games(self.today(), info.slug, user.id)
         return copies[0] if copies else None
 
-    @_tells_notices
+    @tells_notices
     async def start_daily(self, channel: str, user: Player, slug: str, guild: str | None = None,
                           home: str | None = None) -> Reply:
         """Deal today's puzzle to `user`, played in `channel` (their private thread or DM). One copy
@@ -78,7 +78,7 @@ class Puzzles(Tables):
                                 daily=deal.day.isoformat(), par=deal.par)
             self._settle(record, game)
             await self._create(record)
-            self._live[channel] = _Live(record, game)
+            self._live[channel] = Live(record, game)
             target = f", target level {deal.level}" if deal.level else ""
             par = f", par {deal.par}" if deal.par is not None else ""
             return await self._board_reply(
@@ -125,7 +125,7 @@ class Puzzles(Tables):
         except Exception:
             log.exception("could not keep the daily result of game %s", record.id)
 
-    @_tells_notices
+    @tells_notices
     async def hint(self, channel: str, user: Player, seconds: float = 2.0, node_budget: int | None = None) -> Reply:
         """One good next move and why, searched in a worker thread (at most about `seconds`, or at
         most `node_budget` positions when given: the same answer on any machine, as tests need);

@@ -36,7 +36,8 @@ def _default_renderer(view, orientation: str) -> bytes:
 
 
 @dataclass
-class _Live:
+class Live:
+    """A game held in memory: its stored record and, once accepted, the game replayed from it."""
     record: GameRecord
     game: Game | None   # None while a challenge waits
 
@@ -51,7 +52,7 @@ class _Live:
 _Call = TypeVar("_Call", bound=Callable[..., Awaitable[Reply]])
 
 
-def _tells_notices(method: _Call) -> _Call:
+def tells_notices(method: _Call) -> _Call:
     """A channel command also carries, once, the news that the channel's old game was set aside
     (it could not be restored after an update), whether the command succeeds or not."""
 
@@ -84,7 +85,7 @@ class Tables:
         self.timer = timer                  # Unix time for deadlines
         self.challenge_ttl = challenge_ttl
         self.move_deadline = move_deadline  # default seconds per move; None: no deadlines
-        self._live: dict[str, _Live] = {}
+        self._live: dict[str, Live] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
         self._deals: dict[tuple[str, str], rules.DailyDeal] = {}   # (slug, day) -> the day's deal, worked out once
@@ -94,7 +95,7 @@ class Tables:
     def _lock(self, channel: str) -> asyncio.Lock:
         return self._locks.setdefault(channel, asyncio.Lock())
 
-    async def _load(self, channel: str) -> _Live | None:
+    async def _load(self, channel: str) -> Live | None:
         live = self._live.get(channel)
         if live is not None and live.record.playing:
             return live
@@ -119,9 +120,9 @@ class Tables:
         self._live[channel] = live
         return live
 
-    def _revive(self, record: GameRecord) -> _Live:
+    def _revive(self, record: GameRecord) -> Live:
         if record.status == "challenge":
-            return _Live(record, None)
+            return Live(record, None)
         game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
         for move in record.moves:
             game.play(move)
@@ -129,9 +130,9 @@ class Tables:
             log.warning("game %s: replayed FEN %s differs from stored %s", record.id, game.fen(), record.fen)
         if record.status == "finished" and record.result and game.outcome is None:
             game.finish(Outcome(record.result, record.reason or "", record.score))
-        return _Live(record, game)
+        return Live(record, game)
 
-    async def _active(self, channel: str) -> _Live:
+    async def _active(self, channel: str) -> Live:
         live = await self._load(channel)
         if live is None or live.game is None:
             await self._no_game(channel)
@@ -240,7 +241,7 @@ class Tables:
             record.due_at = self._first_due(record)
             record.reminded = False
 
-    async def _commit(self, live: _Live, before: GameRecord, undo: Callable[[], object],
+    async def _commit(self, live: Live, before: GameRecord, undo: Callable[[], object],
                       settled: bool = False) -> None:
         """Write the game's new state; if the write fails, put game and record back as they were.
         `settled`: the record already holds the game's state (a turn settles it in the worker)."""
@@ -253,7 +254,7 @@ class Tables:
         if live.record.daily:
             await self._daily_after_commit(live.record)
 
-    async def _save(self, live: _Live, before: GameRecord, undo: Callable[[], object] | None = None) -> None:
+    async def _save(self, live: Live, before: GameRecord, undo: Callable[[], object] | None = None) -> None:
         """Compare-and-set the record. On any failure memory goes back to what the store holds:
         the game is undone and the record restored; a stale record (changed by another writer)
         is dropped from memory so the next command reads the stored one."""
