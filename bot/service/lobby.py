@@ -64,7 +64,8 @@ class Lobby(Tables):
                     raise UserError("Turn variants off one at a time; `enable all` turns them all back on.")
                 disabled.add(self._variant(disable).slug)
             if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
-                raise UserError(f"Default days per move must be {MIN_DAYS} to {MAX_DAYS} (0 goes back to the bot's default).")
+                raise UserError(f"Default days per move must be {MIN_DAYS} to {MAX_DAYS} "
+                                "(0 goes back to the bot's default).")
             changed = ServerSettings(
                 disabled=frozenset(disabled),
                 threads=current.threads if threads is None else threads,
