@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.process import CpuSettingError, parse
+from .timing import CHALLENGE_TTL, MOVE_DEADLINE
 
 
 class ConfigError(ValueError):
@@ -52,8 +53,8 @@ class Config:
     gateway_url: str | None     # DISCORD_GATEWAY_URL, e.g. ws://127.0.0.1:8080/ (tests)
     shard_count: int | None = None            # KIBITZ_SHARD_COUNT; None: no sharding
     shard_ids: tuple[int, ...] | None = None  # KIBITZ_SHARD_IDS; None: every shard in this process
-    challenge_ttl: int = 3600                 # KIBITZ_CHALLENGE_TTL: seconds a challenge waits for an answer
-    move_deadline: int = 3 * 86400            # KIBITZ_MOVE_DEADLINE: default seconds per move
+    challenge_ttl: int = CHALLENGE_TTL        # KIBITZ_CHALLENGE_TTL: seconds a challenge waits for an answer
+    move_deadline: int = MOVE_DEADLINE        # KIBITZ_MOVE_DEADLINE: default seconds per move
     dev_guild: str | None = None              # KIBITZ_DEV_GUILD: also sync commands to this guild, at once
     cpu: str | int = "auto"                   # KIBITZ_CPU: "auto" (one CPU), "all" or a CPU number (bot/process.py)
     pg_timeout: int = 5                       # KIBITZ_PG_TIMEOUT: seconds for a PostgreSQL connection or query
@@ -106,8 +107,8 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         shard_count=shard_count,
         shard_ids=shard_ids,
-        challenge_ttl=parse_seconds(env, "KIBITZ_CHALLENGE_TTL", 3600),
-        move_deadline=parse_seconds(env, "KIBITZ_MOVE_DEADLINE", 3 * 86400),
+        challenge_ttl=parse_seconds(env, "KIBITZ_CHALLENGE_TTL", CHALLENGE_TTL),
+        move_deadline=parse_seconds(env, "KIBITZ_MOVE_DEADLINE", MOVE_DEADLINE),
         dev_guild=parse_guild(env.get("KIBITZ_DEV_GUILD", "")),
         cpu=parse_cpu(env.get("KIBITZ_CPU", "")),
         pg_timeout=parse_seconds(env, "KIBITZ_PG_TIMEOUT", 5),

@@ -1,5 +1,5 @@
 """Daily deals, score boards and the KingSwap! grid: the plain helpers behind the service's
-daily section (bot/service.py). No Discord, no store: values in, values or text out.
+daily section (bot/service/puzzles.py). No Discord, no store: values in, values or text out.
 
     utc_day(timestamp)                   the UTC day of a Unix time, as a date
     board_lines(info, day, rows, par)    the day's score board, best first (store.daily_key)
@@ -16,6 +16,7 @@ import rules
 from rules import Game
 
 from .store import DailyResult, GameRecord, daily_key
+from .timing import plural
 
 PRACTICE = ("Your first finish of today's deal already counts for the daily board: "
             "from here on this copy is practice.")
@@ -31,10 +32,6 @@ EMPTY = "·"
 
 def utc_day(timestamp: float) -> datetime.date:
     return datetime.datetime.fromtimestamp(timestamp, datetime.timezone.utc).date()
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def score_text(info: rules.VariantInfo, score: int | None) -> str:

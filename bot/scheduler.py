@@ -57,10 +57,11 @@ class Timer:
 
     async def stop(self) -> None:
         task, self._task = self._task, None
-        if task is not None:
+        while task is not None and not task.done():   # cancelled again should a cancel be swallowed
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await asyncio.wait({task}, timeout=1.0)
+        if task is not None and not task.cancelled() and task.exception() is not None:
+            log.error("%s ended with an error", self.name, exc_info=task.exception())
 
     async def _run(self) -> None:
         raise NotImplementedError
@@ -110,8 +111,11 @@ class Scheduler(Timer):
                 if upcoming is not None:
                     wait = min(wait, max(upcoming - now, 0.0))
             signal.until = now + wait
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(signal.event.wait(), timeout=wait)
+            # asyncio.timeout, not wait_for: in Python 3.11 wait_for can swallow the cancel stop() sends
+            # when the event is set at the same moment, and the loop would then run on for ever
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(wait):
+                    await signal.event.wait()
 
     async def deliver(self, event: DueEvent) -> None:
         """Show one carried-out deadline (best effort: the change already stands)."""

@@ -22,9 +22,8 @@ import tempfile
 import tomllib
 from pathlib import Path
 
-import bot.service as service_module
 import rules
-from bot.service import GameService, Player
+from bot.service import GameService, Player, games, puzzles
 from bot.store import GameRecord, SqliteStore
 from tests.rules.corpus_record import line_of
 
@@ -92,7 +91,8 @@ async def write(path: Path) -> list[dict]:
     random.seed(2002)   # the seeds the service draws for challenges
     # the version an installed Kibitz stamps on its games (run from a checkout, it knows none)
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]
-    service_module.RULES_VERSION = project["version"]
+    for module in (games, puzzles):   # the parts of the service that start games stamp it
+        module.RULES_VERSION = project["version"]
     store = await SqliteStore.open(path)
     service = GameService(store, renderer=no_picture, clock=lambda: "2025-06-01T12:00:00+00:00",
                           timer=lambda: WRITTEN_AT)

@@ -18,9 +18,9 @@ PACKAGES = {"components", "cogs"}
 # Imports inside functions that name a project module, and why each stays (none works round a cycle).
 INSIDE_FUNCTIONS = {
     "bot.__main__.main -> bot.discord.app": "discord.py is loaded only to run the bot (not the console, copy-db, backup)",
-    "bot.service._default_renderer -> render": "Pillow and the piece art are loaded at the first board drawn",
-    "bot.service._gif_of -> render": "the same",
-    "bot.service._pgn_of -> bot.pgn": "python-chess's PGN writer is loaded at the first /export",
+    "bot.service.tables._default_renderer -> render": "Pillow and the piece art are loaded at the first board drawn",
+    "bot.service.exports._gif_of -> render": "the same",
+    "bot.service.exports._pgn_of -> bot.pgn": "python-chess's PGN writer is loaded at the first /export",
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot import service as service_module
+from bot.service import present
 from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
@@ -131,7 +131,7 @@ async def test_the_stand_in_refuses_a_message_whose_embeds_pass_6000_characters(
 async def test_a_rules_card_too_long_for_one_message_goes_on_in_a_second(bot, fake, monkeypatch, tmp_path):
     paragraphs = [f"Paragraph {n}. " + "Every word counts here. " * 40 for n in range(9)]   # about 8,800 characters
     (tmp_path / "zoo.md").write_text("# Zoo Chess\n\n" + "\n\n".join(paragraphs), encoding="utf-8")
-    monkeypatch.setattr(service_module, "RULE_CARDS", tmp_path)
+    monkeypatch.setattr(present, "RULE_CARDS", tmp_path)
     log = await fake.slash("rules", {"variant": "zoo"}, user=fake.alice)
     await log.wait(lambda shown: len(shown.messages) >= 2)
     embeds = [message.data.get("embeds") or [] for message in log.messages]

@@ -1,0 +1,110 @@
+"""Deadlines: challenges that expire, reminders when a quarter of a move's time is left, games
+lost on time. The scheduler (bot/scheduler.py) asks for what is due and delivers it."""
+from __future__ import annotations
+
+import logging
+from typing import Callable
+
+import rules
+from rules import Outcome
+
+from ..store import GameRecord
+from ..timing import duration
+from .tables import Live, Tables
+from .types import DueEvent, Reply, UserError
+
+log = logging.getLogger(__name__)
+
+
+class Clock(Tables):
+    """What deadlines bring about."""
+
+    REMIND_SHARE = 0.25   # the player to move is reminded when this share of their time is left
+    DUE_PAGE = 100   # due records read at a time
+
+    def _first_due(self, record: GameRecord) -> float | None:
+        """The first due_at of a move's clock: the reminder's time (see `deadline_of`)."""
+        if not record.move_seconds or record.solo:
+            return None
+        return self.timer() + record.move_seconds * (1 - self.REMIND_SHARE)
+
+    @classmethod
+    def deadline_of(cls, record: GameRecord) -> float | None:
+        """When the player to move runs out of time. While a game goes on, due_at is the next
+        thing due: the reminder's time until the reminder is sent, then the deadline itself."""
+        if record.status != "active" or record.due_at is None or record.reminded or not record.move_seconds:
+            return record.due_at
+        return record.due_at + record.move_seconds * cls.REMIND_SHARE
+
+    async def next_due(self, after: float | None = None) -> float | None:
+        """The earliest stored deadline (later than `after`, if given), whoever's guild it is."""
+        return await self.store.next_due(after)
+
+    async def due_events(self, now: float | None = None,
+                         owns: Callable[[str | None], bool] | None = None) -> list[DueEvent]:
+        """Carry out what is due by `now` (default: the timer) in the guilds `owns` accepts:
+        expire challenges, remind players, end games on time. Each is a compare-and-set on the
+        record, so a move made meanwhile, or another process, wins and nothing fires twice."""
+        now = self.timer() if now is None else now
+        events: list[DueEvent] = []
+        for record in await self._due_here(now, owns):
+            try:
+                event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
+            except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
+                continue
+            except Exception:
+                log.exception("could not carry out the deadline of game %s", record.id)
+                continue
+            if event is not None:
+                events.append(event)
+        return events
+
+    async def _due_here(self, now: float, owns: Callable[[str | None], bool] | None) -> list[GameRecord]:
+        """The due records of the guilds `owns` accepts. Where a whole page is other processes'
+        (one of them down a while, its deadlines piling up), read further rather than see none."""
+        limit = self.DUE_PAGE
+        while True:
+            rows = await self.store.due(now, limit)
+            mine = [r for r in rows if owns is None or owns(r.guild_id)]
+            if mine or len(rows) < limit:
+                return mine
+            limit *= 4
+
+    async def _expire(self, record: GameRecord) -> DueEvent:
+        before = record.copy()
+        record.status, record.due_at = "expired", None
+        await self._save(Live(record, None), before)
+        info = rules.VARIANTS.get(record.variant)
+        name = info.name if info else record.variant
+        challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")
+        other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
+        text = (f"{challenger}'s challenge to {other} (**{name}**, game #{record.id}) expired: "
+                f"no answer within {duration(self.challenge_ttl)}.")
+        return DueEvent("expired", record, Reply(text, game_id=record.id, finished=True))
+
+    async def _clock_due(self, record: GameRecord, now: float) -> DueEvent | None:
+        channel = record.channel_id
+        async with self._lock(channel):
+            live = await self._load(channel)
+            if live is None or live.game is None or live.record.id != record.id:
+                self._live.pop(channel, None)   # memory and store disagree: read it again next time
+                return None
+            record, game = live.record, live.playing
+            if record.due_at is None or record.due_at > now or game.outcome is not None:
+                return None   # a move came first
+            seat = 0 if game.turn == rules.WHITE else 1
+            mover_id, mover = record.players[seat]
+            before = record.copy()
+            deadline = self.deadline_of(record) or now
+            if not record.reminded and deadline > now:
+                left = deadline - now
+                record.reminded, record.due_at = True, deadline
+                await self._save(live, before)
+                ping = mover_id if await self.store.pings(mover_id) else None
+                return DueEvent("reminder", record.copy(), Reply(
+                    f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
+                    f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
+            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
+            await self._commit(live, before, undo=lambda: game.finish(None))
+            reply = await self._board_reply(record, game, f"{mover} ran out of time.")
+            return DueEvent("timeout", record.copy(), reply)

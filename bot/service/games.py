@@ -1,0 +1,372 @@
+"""Starting and ending games: puzzles and challenges (accept, decline, rematch), and the ways a
+game ends or turns back by agreement: resign, draw, takeback, abort."""
+from __future__ import annotations
+
+import random
+
+import rules
+from rules import Game, Outcome
+
+from .. import daily
+from ..settings import MAX_DAYS, MIN_DAYS
+from ..store import OPEN_SEAT, ChannelBusy, GameRecord, StaleRecord
+from ..timing import DAY, duration
+from .tables import Live, Tables, tells_notices
+from .types import RULES_VERSION, Player, Reply, UserError
+
+COLOURS = ("white", "black", "random")
+
+
+class Games(Tables):
+    """Games begun, answered and ended."""
+
+    @tells_notices
+    async def start_puzzle(self, channel: str, user: Player, slug: str, seed: int | None = None,
+                           guild: str | None = None, level: int | None = None, home: str | None = None) -> Reply:
+        """Start a solo puzzle played in `channel` (asked for in `home`, when that is another
+        channel: the puzzle then has a thread of its own)."""
+        info = self._variant(slug)
+        if info.players != 1:
+            raise UserError(f"{info.name} is a two-player game: use /challenge.")
+        start = None
+        if level is not None:
+            if not info.levels or info.level_start is None:
+                raise UserError(f"{info.name} has no levels to choose.")
+            if not 1 <= level <= info.levels:
+                raise UserError(f"{info.name}'s target level is 1 to {info.levels}.")
+            start = info.level_start(level)
+        if seed is not None and not 0 <= seed < 2**63:
+            raise UserError("The seed must be a whole number from 0 up.")
+        seed = random.randrange(2**31) if seed is None else seed
+        async with self._lock(channel):
+            await self._refuse_if_busy(channel)
+            game = rules.new_game(info.slug, seed=seed, fen=start)
+            now = self.clock()
+            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
+                                seed=seed, start_fen=game.fen(), created_at=now, updated_at=now,
+                                rules_version=RULES_VERSION, home_channel_id=home or channel)
+            self._settle(record, game)
+            await self._create(record)
+            self._live[channel] = Live(record, game)
+            return await self._board_reply(record, game, f"{user.name} starts **{info.name}** (seed {seed}).")
+
+    @tells_notices
+    async def challenge(self, channel: str, challenger: Player, opponent: Player | None, slug: str,
+                        guild: str | None = None, colour: str = "white", days: int | None = None) -> Reply:
+        """Post a challenge in `channel`. Challenges wait side by side; none takes the channel.
+        `opponent` None is an open challenge anyone but the challenger may accept. `colour` is the
+        challenger's: white, black or random (drawn now, and said). `days` per move (1-14)
+        overrides the default deadline."""
+        info = await self.check_start(guild, slug, players=2)
+        if opponent is not None and opponent.id == challenger.id:
+            raise UserError("You cannot challenge yourself.")
+        colour = (colour or "random").strip().lower()
+        if colour not in COLOURS:
+            raise UserError("Colour must be white, black or random.")
+        if days is not None and not MIN_DAYS <= days <= MAX_DAYS:
+            raise UserError(f"Days per move must be {MIN_DAYS} to {MAX_DAYS}.")
+        if days is None and guild is not None:
+            days = (await self.server_settings(guild)).days   # the server's default, where it set one
+        drawn = colour == "random"
+        if drawn:
+            colour = random.choice(("white", "black"))
+        other = (opponent.id, opponent.name) if opponent is not None else OPEN_SEAT
+        seats = [(challenger.id, challenger.name), other]
+        if colour == "black":
+            seats.reverse()
+        async with self._lock(channel):
+            await self._load(channel)   # a game here that no longer replays is set aside now, and told
+            seed = random.randrange(2**31)   # stored with the start FEN: the set-up replays exactly
+            game = rules.new_game(info.slug, seed=seed)
+            now = self.clock()
+            record = GameRecord(info.slug, channel, seats, game.fen(), "challenge", guild, seed=seed,
+                                start_fen=game.fen(), created_at=now, updated_at=now, rules_version=RULES_VERSION,
+                                home_channel_id=channel, challenger_id=challenger.id,
+                                move_seconds=days * DAY if days is not None else self._default_seconds(),
+                                due_at=self.timer() + self.challenge_ttl if self.challenge_ttl else None)
+            await self._create(record)
+            how = " (drawn at random)" if drawn else ""
+            who = opponent.name if opponent is not None else "Anyone"
+            answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
+            clock = f"{duration(record.move_seconds)} per move. " if record.move_seconds else ""
+            return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
+                         f"{challenger.name} would play {colour.capitalize()}{how}. {clock}{answer}",
+                         game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
+                         ping=opponent.id if opponent is not None else None)
+
+    def _default_seconds(self) -> int | None:
+        return int(self.move_deadline) if self.move_deadline else None
+
+    async def challenge_to_accept(self, channel: str, user: Player, game_id: int | None = None) -> GameRecord:
+        """The challenge `user` may accept (checked, nothing changed), e.g. to name its thread."""
+        return (await self._challenge_for(channel, user, game_id)).copy()
+
+    async def note_challenge_message(self, game_id: int, message_id: str) -> None:
+        """Keep the id of the message showing a challenge, to edit it when the challenge is settled."""
+        for _ in range(3):
+            record = await self.store.get(game_id)
+            if record is None or record.message_id == message_id:
+                return
+            record.message_id = message_id
+            try:
+                await self._write(record)
+                return
+            except StaleRecord:   # answered meanwhile: read it again
+                continue
+
+    @tells_notices
+    async def accept(self, channel: str, user: Player, game_id: int | None = None,
+                     play_in: str | None = None) -> Reply:
+        """Accept a challenge posted in `channel`; the game is played in `play_in` (a new thread,
+        say), else where the challenge was posted."""
+        record = await self._challenge_for(channel, user, game_id)
+        where = play_in or record.home_channel_id or record.channel_id
+        async with self._lock(where):
+            before = record.copy()
+            seat = record.open_seat
+            if seat is not None:
+                record.players[seat] = (user.id, user.name)
+            game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
+            record.channel_id = where
+            record.status = "active"
+            record.due_at = self.timer() + record.move_seconds if record.move_seconds else None
+            self._settle(record, game)
+            live = Live(record, game)
+            try:
+                await self._save(live, before)
+            except ChannelBusy:
+                raise UserError("This channel already has a game in play. Finish it first, or accept in "
+                                "another channel or thread.") from None
+            self._live[where] = live
+            reply = await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
+            return await self._ping_next(reply, record, game)
+
+    @tells_notices
+    async def decline(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        """The named opponent declines, or the challenger withdraws; an open challenge only the challenger."""
+        record = await self._challenge_for(channel, user, game_id, declining=True)
+        before = record.copy()
+        record.status = "declined"
+        record.due_at = None
+        await self._save(Live(record, None), before)
+        verb = "withdraws the challenge" if user.id == record.challenger_id else "declines the challenge"
+        return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
+
+    async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
+                             declining: bool = False) -> GameRecord:
+        """The challenge `user` accepts (or, `declining`, declines or withdraws): game `game_id`, else
+        the one challenge waiting for them in `channel`. Checked whatever the button said (_may_answer)."""
+        # a challenge past its time is over, even before the scheduler marks it (after a restart, say)
+        now = self.timer()
+        if game_id is not None:
+            record = await self.store.get(game_id)
+            if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
+                raise UserError("That challenge is no longer open.")
+        else:
+            here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
+            waiting = [r for r in here if self._may_answer(r, user, declining)]
+            if not waiting and not declining and any(r.challenger_id == user.id for r in here):
+                raise UserError("You cannot accept your own challenge; the challenge is not for you.")
+            if not waiting and here and declining and all(r.open_seat is not None for r in here):
+                raise UserError("Only the challenger can withdraw an open challenge.")
+            if not waiting:
+                raise UserError("This challenge is not for you." if here else "No challenge waits for you here.")
+            if len(waiting) > 1:
+                raise UserError("Several challenges wait for you here: use the buttons on the one you mean.")
+            record = waiting[0]
+        if not self._may_answer(record, user, declining):
+            if user.id == record.challenger_id:
+                raise UserError("You cannot accept your own challenge.")
+            raise UserError("Only the challenger can withdraw an open challenge."
+                            if declining and record.open_seat is not None else "This challenge is not for you.")
+        return record
+
+    @staticmethod
+    def _may_answer(record: GameRecord, user: Player, declining: bool) -> bool:
+        """Accept: the named opponent, or anyone but the challenger when it is open. Decline: the
+        named opponent; withdraw: the challenger (the only one who may end an open challenge)."""
+        if user.id == record.challenger_id:
+            return declining
+        if record.open_seat is not None:
+            return not declining
+        return any(pid == user.id for pid, _ in record.players)
+
+    async def rematch(self, channel: str, user: Player, game_id: int, guild: str | None = None) -> Reply:
+        """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`
+        (of the game's server `guild`)."""
+        record = await self.store.get(game_id)
+        if record is None or record.solo or record.status != "finished":
+            raise UserError("A rematch is offered once a two-player game is over.")
+        if guild != record.guild_id:
+            raise UserError("A rematch is offered in the server where the game was played.")
+        colour = self._seat(record, user)
+        other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
+        async with self._lock(channel):
+            live = await self._load(channel)
+        if live is not None and live.game is not None:   # a challenge here could not be accepted here
+            raise UserError(f"Game #{live.record.id} is in play here; a rematch can be offered once it is over.")
+        async with self._lock(f"rematch:{game_id}"):   # both players pressing at once: one challenge
+            for waiting in await self.store.challenges(channel):
+                if waiting.variant == record.variant and {p for p, _ in waiting.players} == {user.id, other_id}:
+                    if waiting.challenger_id == user.id:
+                        raise UserError("Your rematch challenge is already waiting.")
+                    raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
+            seconds = record.move_seconds
+            days = seconds // DAY if seconds and seconds % DAY == 0 and MIN_DAYS <= seconds // DAY <= MAX_DAYS else None
+            return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
+                                        guild=record.guild_id,
+                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
+
+    async def check_player(self, channel: str, user: Player, game_id: int | None = None) -> None:
+        """Raise UserError unless `user` plays the game in play here (game `game_id`, if given)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            self._require_game(live.record, game_id)
+            self._seat(live.record, user)
+
+    @tells_notices
+    async def resign(self, channel: str, user: Player, game_id: int | None = None) -> Reply:
+        """Resign (give up a puzzle). `game_id`, from a button, must be the game in play here."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            self._require_game(record, game_id)
+            colour = self._seat(record, user)
+            if record.solo:
+                outcome = Outcome("failed", "gave up", game.score)
+            else:
+                winner = rules.BLACK if colour == rules.WHITE else rules.WHITE
+                outcome = Outcome.win(winner, f"{colour} resigned")
+            before = record.copy()
+            game.finish(outcome)
+            await self._commit(live, before, undo=lambda: game.finish(None))
+            return await self._board_reply(record, game, f"{user.name} resigns.")
+
+    @tells_notices
+    async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
+        """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign.
+        `accept_only` (the Accept draw button under an offer): accept a standing offer, never make one."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            self._require_game(record, game_id)
+            if record.solo:
+                raise UserError("A puzzle has no opponent to agree a draw with. Use /resign to give up.")
+            colour = self._seat(record, user)
+            if accept_only and not record.draw_offer:
+                raise UserError("That draw offer no longer stands: nothing was done.")
+            before = record.copy()
+            claim = game.claimable_draw() if game.turn == colour else None
+            if claim:
+                game.finish(Outcome.draw(f"{claim} claimed"))
+                await self._commit(live, before, undo=lambda: game.finish(None))
+                return await self._board_reply(record, game, f"{user.name} claims a draw.")
+            if record.draw_offer and record.draw_offer != user.id:
+                game.finish(Outcome.draw("agreed"))
+                record.draw_offer = None
+                await self._commit(live, before, undo=lambda: game.finish(None))
+                return await self._board_reply(record, game, f"{user.name} accepts the draw.")
+            if record.draw_offer == user.id:
+                raise UserError("Your draw offer already stands.")
+            record.draw_offer = user.id
+            await self._save(live, before)
+            other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
+            return await self._ping_member(
+                Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
+                      f"your next move declines.", game_id=record.id, controls=("draw",)), other_id)
+
+    @tells_notices
+    async def takeback(self, channel: str, user: Player) -> Reply:
+        """Ask the opponent to take back your last move (the last two when you are to move)."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            if record.solo:
+                raise UserError("In a puzzle, use /undo to take a move back.")
+            colour = self._seat(record, user)
+            if record.takeback_offer == user.id:
+                raise UserError("Your takeback request already stands.")
+            if record.takeback_offer:
+                raise UserError("Your opponent has asked for a takeback: answer it with its buttons first.")
+            plies = self._takeback_plies(game, colour)
+            if plies > len(record.moves):
+                raise UserError("You have no move to take back yet.")
+            before = record.copy()
+            record.takeback_offer = user.id
+            await self._save(live, before)
+            other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
+            what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
+            return await self._ping_member(
+                Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; any move declines.",
+                      game_id=record.id, controls=("takeback",), ply=daily.grid_ply(record), asker=user.id),
+                other_id)
+
+    @staticmethod
+    def _takeback_plies(game: Game, colour: str) -> int:
+        return 2 if game.turn == colour else 1
+
+    @tells_notices
+    async def answer_takeback(self, channel: str, user: Player, game_id: int, accept: bool,
+                              ply: int | None = None, asker: str | None = None) -> Reply:
+        """The opponent accepts or declines a takeback request (the asker may withdraw it).
+        `ply` and `asker` (from the request's buttons): the request answered must be the one that
+        was made by `asker` after `ply` moves, not a later one."""
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record, game = live.record, live.playing
+            self._require_game(record, game_id)
+            self._seat(record, user)
+            asker_id = record.takeback_offer
+            if not asker_id:
+                raise UserError("No takeback request stands in this game.")
+            if (ply is not None and ply != daily.grid_ply(record)) or (asker is not None and asker != asker_id):
+                raise UserError("That takeback request is no longer open: nothing was changed. "
+                                "Answer the newest one.")
+            if accept and user.id == asker_id:
+                raise UserError("Your opponent answers your takeback request.")
+            asker = next(name for pid, name in record.players if pid == asker_id)
+            before = record.copy()
+            record.takeback_offer = None
+            if not accept:
+                await self._save(live, before)
+                verb = "withdraws the takeback request" if user.id == asker_id else "declines the takeback"
+                return Reply(f"{user.name} {verb}.", game_id=record.id)
+            asker_colour = rules.WHITE if record.players[0][0] == asker_id else rules.BLACK
+            taken = [game.undo() for _ in range(self._takeback_plies(game, asker_colour))]
+            del record.moves[-len(taken):]
+            record.draw_offer = None
+
+            def redo() -> None:
+                for move in reversed(taken):
+                    game.play(move)
+
+            await self._commit(live, before, undo=redo)
+            shown = ", ".join(f"`{move}`" for move in reversed(taken))
+            reply = await self._board_reply(record, game, f"{user.name} accepts the takeback: {shown} taken back. "
+                                                          f"{asker} is to move.")
+            return await self._ping_next(reply, record, game)
+
+    async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
+                    guild: str | None = None) -> Reply:
+        """A moderator (Manage Threads) ends the game in play here, or game `game_id` of the same
+        server, with no result and no rating."""
+        if not moderator:
+            raise UserError("Only members who may manage threads can abort a game.")
+        if game_id is not None:
+            stored = await self.store.get(game_id)
+            if stored is None or stored.guild_id != guild or stored.status != "active":
+                raise UserError(f"No game #{game_id} is in play in this server.")
+            channel = stored.channel_id
+        async with self._lock(channel):
+            live = await self._active(channel)
+            record = live.record
+            self._require_game(record, game_id)
+            before = record.copy()
+            record.status = "aborted"
+            record.due_at, record.draw_offer, record.takeback_offer = None, None, None
+            await self._save(live, before)
+            self._live.pop(channel, None)
+            info = rules.VARIANTS.get(record.variant)
+            name = info.name if info else record.variant
+            return Reply(f"{user.name} aborted game #{record.id} ({name}): no result, no rating.",
+                         game_id=record.id, finished=True)

@@ -1,0 +1,244 @@
+"""Composing the answers: the board after a change, result lines, an ended game's final board,
+the help text, the variants list and the rules cards, and the small words for times ago."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+from typing import Callable
+
+import rules
+from rules import Game, Outcome, describe_view
+
+from .. import daily
+from ..paths import data_dir
+from ..store import GameRecord
+from ..timing import DAY, HOUR, MINUTE, plural
+from .exports import replayed
+from .tables import Tables
+from .types import Reply, UserError
+
+log = logging.getLogger(__name__)
+
+RULE_CARDS = data_dir() / "rules"
+EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
+EMBED_TOTAL = 6000              # characters over all embeds of one message, titles included (Discord's limit)
+
+
+class Presenter(Tables):
+    """Answers composed for the front ends."""
+
+    async def help_text(self) -> Reply:
+        return Reply("\n".join([
+            "**Kibitz** hosts chess variants with the rules enforced.",
+            "`/challenge variant [opponent] [colour] [days]`: challenge a member (or anyone) to a two-player game; "
+            "accepted, it gets a thread of its own.",
+            "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
+            "buttons under the board.",
+            "`/board`, `/draw`, `/resign`, `/takeback` (asks your opponent): the game of this channel or thread; "
+            "`/undo` and `/hint` in puzzles.",
+            "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
+            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers; "
+            "`/abort`: for moderators.",
+            "`/variants` lists every variant; `/rules variant` explains one."]))
+
+    def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
+        prefix = prefix.lower().strip()
+        hits = [(slug, info.name) for slug, info in rules.VARIANTS.items()
+                if not prefix or prefix in slug or prefix in info.name.lower()]
+        hits.sort(key=lambda hit: (not hit[0].startswith(prefix), hit[0]))
+        return hits[:25]
+
+    async def list_variants(self) -> Reply:
+        solo = [i for i in rules.VARIANTS.values() if i.players == 1]
+        duel = [i for i in rules.VARIANTS.values() if i.players == 2]
+        # Names only, so the whole catalogue fits one chat message; /rules has each summary and card.
+        lines = ["**Solo puzzles** (`/puzzle`): " + ", ".join(f"`{i.slug}` {i.name}" for i in solo)]
+        lines += ["**Two-player games** (`/challenge`):"]
+        lines += [f"`{i.slug}` {i.name}" for i in duel]
+        lines += ["`/rules <variant>` explains any of them."]
+        return Reply("\n".join(lines))
+
+    async def rules_text(self, slug: str) -> Reply:
+        info = self._variant(slug)
+        card = RULE_CARDS / f"{info.slug}.md"
+        text = card.read_text(encoding="utf-8").strip() if card.exists() else f"# {info.name}\n{info.summary}"
+        return Reply(text)
+
+    async def rules_card(self, slug: str) -> Reply:
+        """The rules card as an embed, with a diagram of the variant's start (seed 0 where the
+        set-up is drawn at random); text front ends print the text and keep the picture."""
+        reply = await self.rules_text(slug)
+        info = self._variant(slug)
+        lines = reply.text.splitlines()
+        title = info.name
+        if lines and lines[0].startswith("# "):
+            title, lines = lines[0][2:].strip(), lines[1:]
+        view = rules.new_game(info.slug, seed=0).view()
+        try:
+            reply.image = await asyncio.to_thread(self.renderer, view, rules.WHITE)
+        except Exception:
+            log.exception("could not draw the rules diagram of %s", info.slug)
+        reply.alt = f"{info.name}: the starting position"
+        reply.filename = f"rules-{info.slug}.png"
+        # An embed's description holds 4,096 characters and a message's embeds 6,000 in all: a longer
+        # card goes on in a second embed ("more") as far as the message holds, then in a second
+        # message ("next"), each cut between paragraphs; what even that cannot hold ends in "…".
+        body, title = "\n".join(lines).strip(), title[:256]
+        first, rest = _cut(body, EMBED_TEXT)
+        more, rest = _cut(rest, min(EMBED_TEXT, EMBED_TOTAL - len(title) - len(first)))
+        after, rest = _cut(rest, EMBED_TEXT)
+        if rest:
+            after = _cut(after, EMBED_TEXT - 2)[0] + "\n…"
+        reply.embed = {"title": title, "description": first}
+        reply.embed.update((key, text) for key, text in (("more", more), ("next", after)) if text)
+        reply.view = view
+        return reply
+
+    async def warm_up(self) -> None:
+        """Draw one board off the event loop so the first real reply does not pay for loading art."""
+        await asyncio.to_thread(self.renderer, rules.new_game("standard").view(), rules.WHITE)
+
+    async def _board_reply(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
+        """The board after a change, with its picture, alt text and the builder's first menu.
+        `headline` may take the last move's label (worked out once, with the rest) and return the line.
+        All of it is worked out in one trip to a worker thread, so the event loop stays free."""
+        return await asyncio.to_thread(self._compose_board, record, game, headline)
+
+    def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
+        view = game.view()
+        outcome = game.outcome
+        orientation = rules.WHITE   # one side for the whole game: White at the bottom (/board flip turns your own)
+        try:
+            image = self.renderer(view, orientation)
+        except Exception:   # the change is already committed: answer without a picture, never "failed"
+            log.exception("could not draw game %s at ply %d", record.id, len(record.moves))
+            image = None
+        # Game.describe() builds the view again: use the one in hand unless a variant words it itself
+        alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
+        label = self._label(game) if record.moves else ""
+        if callable(headline):
+            headline = headline(label)
+        lines = [headline] if headline else []
+        lines.append(f"**{game.info.name}** · game #{record.id}")
+        if record.solo:
+            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}{daily.record_note(record)}")
+        else:
+            lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
+        if record.moves:
+            lines.append(f"Last move: {label}")
+        if outcome is None and record.status == "aborted":
+            pass   # no result and no one to move: _final_board says it was aborted
+        elif outcome is None:
+            if record.solo:
+                caption = view.caption.strip()
+                if caption and caption[-1] not in ".!?":
+                    caption += "."
+                lines.append(f"{caption} Your move, {record.players[0][1]}.".strip())
+            else:
+                name = record.players[0][1] if game.turn == rules.WHITE else record.players[1][1]
+                check = " (in check)" if view.checks else ""
+                lines.append(f"{name} to move ({game.turn}){check}.")
+        else:
+            lines.append(self._result_line(record, outcome, game.info))
+        reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
+                      game_id=record.id, finished=outcome is not None, view=view, controls=self._controls(record, game))
+        return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
+
+    @staticmethod
+    def _label(game: Game) -> str:
+        """The last move for people: **Nf3** (`g1f3`) where the variant has SAN, else `d4d5`."""
+        canonical, label = game.history[-1], game.last_move_label()
+        return f"**{label}** (`{canonical}`)" if label and label != canonical else f"`{canonical}`"
+
+    @staticmethod
+    def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
+        """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
+        if record.solo or record.status == "aborted":
+            return ()
+        if game.outcome is None:
+            return ("draw", "resign")
+        return ("rematch",) if record.status == "finished" else ()
+
+    @staticmethod
+    def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
+        reason = outcome.reason[:1].upper() + outcome.reason[1:]   # shown capitalised; the reason itself stays as ruled
+        if record.solo:
+            score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
+            score += f" Hints: {record.hints}." if record.hints else ""
+            return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {reason}.{score}"
+        if outcome.winner is None:
+            return f"**Draw** ({outcome.result}): {reason}."
+        name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
+        return f"**{name} wins** ({outcome.result}): {reason}."
+
+    def _ended_words(self, record: GameRecord) -> str:
+        info = rules.VARIANTS.get(record.variant)
+        if record.status == "aborted" or info is None or record.result is None:
+            return "It was aborted." if record.status == "aborted" else ""
+        return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
+
+    async def _final_board(self, record: GameRecord) -> Reply:
+        """A game that has ended: its final position, the result and its reason, and the move list."""
+        try:
+            game, _, labels = await asyncio.to_thread(replayed, record)
+        except Exception:
+            log.exception("could not replay ended game %s", record.id)
+            raise UserError("This game has ended, but it cannot be replayed after an update to Kibitz.") from None
+        if record.result and game.outcome is None:
+            game.finish(Outcome(record.result, record.reason or "", record.score))
+        reply = await self._board_reply(record, game, "This game is over.")
+        if record.status == "aborted":
+            reply.text += "\nIt was aborted: no result, no rating."
+        reply.text += "\n" + _move_list(labels, record.solo) + "\nStart another with /challenge or /puzzle."
+        reply.builder = None
+        return reply
+
+
+def _cut(text: str, limit: int) -> tuple[str, str]:
+    """`text` cut within `limit` characters, at a paragraph break where there is one (else a line
+    break, else anywhere): (the part that fits, the rest)."""
+    if len(text) <= limit:
+        return text, ""
+    cut = max(text.rfind("\n\n", 0, limit + 1), 0) or max(text.rfind("\n", 0, limit + 1), 0) or limit
+    return text[:cut].rstrip(), text[cut:].strip()
+
+
+def _move_list(labels: list[str], solo: bool = False) -> str:
+    """Moves: 1. e4 e5 2. Nf3 … (a puzzle's turns are numbered one by one)."""
+    if not labels:
+        return "Moves: none."
+    words = []
+    for ply, label in enumerate(labels):
+        if solo:
+            words.append(f"{ply + 1}. {label}")
+        else:
+            words.append(f"{ply // 2 + 1}. {label}" if ply % 2 == 0 else label)
+    return "Moves: " + " ".join(words)
+
+
+def parse_time(stamp: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return None
+
+
+def age(stamp: str, now: datetime | None) -> str:
+    """How long ago an ISO time was, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    then = parse_time(stamp)
+    if then is None or now is None:
+        return "some time ago"
+    return ago((now - then).total_seconds())
+
+
+def ago(seconds: float) -> str:
+    """A span of seconds before now, in words: "just now", "5 min ago", "3 h ago", "2 days ago"."""
+    seconds = max(0, int(seconds))
+    if seconds < MINUTE:
+        return "just now"
+    if seconds < HOUR:
+        return f"{seconds // MINUTE} min ago"
+    if seconds < DAY:
+        return f"{seconds // HOUR} h ago"
+    return f"{plural(seconds // DAY, 'day')} ago"

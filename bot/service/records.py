@@ -1,0 +1,90 @@
+"""Ratings, leaderboards and profiles."""
+from __future__ import annotations
+
+import logging
+
+import rules
+
+from .. import daily
+from ..store import GameRecord
+from ..timing import plural
+from .tables import Tables
+from .types import Player, Reply
+
+log = logging.getLogger(__name__)
+
+
+class Records(Tables):
+    """Ratings and the boards made of them."""
+
+    async def _rate(self, record: GameRecord) -> None:
+        """Rate a finished game between two different members. The store keys it by game id,
+        so rating it again (a retry, a second process) changes nothing. The game itself is
+        already saved: a failure here is logged, never turned into the player's error."""
+        if not is_rated(record):
+            return
+        score = {"1-0": 1.0, "0-1": 0.0}.get(record.result or "", 0.5)
+        try:
+            await self.store.rate(self._id(record), record.guild_id or "", record.variant,
+                                  record.players[0], record.players[1], score, self.clock())
+        except Exception:
+            log.exception("could not rate game %s", record.id)
+
+    async def leaderboard(self, guild: str | None, user: Player, slug: str) -> Reply:
+        info = self._variant(slug)
+        where = guild or ""
+        if info.players == 1:
+            return await self._puzzle_board(where, info)
+        top = await self.store.leaderboard(where, info.slug, 10)
+        if not top:
+            return Reply(f"No rated **{info.name}** games here yet. Finish a /challenge game to get on the board.")
+        lines = [f"**{info.name}** leaderboard"]
+        lines += [f"{n}. **{row.name}** {rating_text(row)} · {plural(row.games, 'game')}"
+                  for n, row in enumerate(top, start=1)]
+        mine = await self.store.rating_place(where, info.slug, user.id)
+        if mine is None:
+            lines.append(f"{user.name}, you have no rated {info.name} games here yet.")
+        else:
+            place, row = mine
+            lines.append(f"{user.name}, you are #{place} with {rating_text(row)} after {plural(row.games, 'game')}.")
+        return Reply("\n".join(lines))
+
+    async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
+        """A puzzle's all-time board here: each player's best finished score, solved before not solved."""
+        higher = info.score_better == "higher"
+        best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
+        lines = [f"**{info.name}**: best score per player here, solved before not solved ({info.score_better} "
+                 f"{info.score_name} is better)"]
+        for n, rec in enumerate(best, start=1):
+            unsolved = " · not solved" if rec.result != "solved" else ""
+            hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
+            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{unsolved}{hints} "
+                         f"(game #{rec.id})")
+        if not best:
+            lines.append(f"No finished {info.name} puzzles here yet.")
+        if info.slug in rules.DAILY_SLUGS:
+            lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
+        return Reply("\n".join(lines))
+
+    async def profile(self, guild: str | None, member: Player) -> Reply:
+        rows = await self.store.player_ratings(guild or "", member.id)
+        if not rows:
+            return Reply(f"{member.name} has no rated games here yet.")
+        lines = [f"**{member.name}**"]
+        for row in rows:
+            info = rules.VARIANTS.get(row.variant)
+            name = info.name if info else row.variant
+            lines.append(f"{name}: {rating_text(row)} · {plural(row.games, 'game')}: "
+                         f"{plural(row.wins, 'win')}, {plural(row.draws, 'draw')}, {plural(row.losses, 'loss')}")
+        return Reply("\n".join(lines))
+
+
+def is_rated(record: GameRecord) -> bool:
+    """A two-player game between two different members that ended with a result."""
+    return (len(record.players) == 2 and record.players[0][0] != record.players[1][0]
+            and record.status == "finished" and record.result in ("1-0", "0-1", "1/2-1/2"))
+
+
+def rating_text(row) -> str:
+    """1712, or 1712? while the rating is still provisional (deviation above 110, as lichess)."""
+    return f"{round(row.rating)}{'?' if row.rd > 110 else ''}"

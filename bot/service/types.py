@@ -1,0 +1,81 @@
+"""The records and errors the service hands back to front ends, and the sentences it shares."""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from importlib import metadata
+
+import rules
+
+from ..builder import Menu
+from ..store import GameRecord
+
+
+class UserError(Exception):
+    """A mistake by the user; the message is the whole reply."""
+
+
+STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
+UNSURE = ("The database stopped answering, so I cannot tell whether that went through. "
+          "Look before trying again: /board, /games and /settings show what was saved.")
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+@dataclass
+class Reply:
+    text: str
+    image: bytes | None = None
+    alt: str = ""
+    filename: str = "board.png"
+    ephemeral: bool = False
+    game_id: int | None = None
+    challenge: tuple[int, str, str] | None = None   # (game id, challenger id, opponent id)
+    finished: bool = False
+    view: rules.BoardView | None = None            # the position shown, for text front ends
+    builder: Menu | None = None                    # first menu of the turn builder, for the player to move
+    ply: int | None = None                         # turns played in the game shown
+    embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
+    ping: str | None = None                        # id of the one member this answer should notify
+    controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
+    asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
+
+
+@dataclass
+class DueEvent:
+    """Something a deadline brought about, for the front end to deliver.
+
+    kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
+    "reminder": the player to move has a quarter of their time left (post `reply` in the game's
+    channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
+    and lost (post the final board `reply` in the game's channel)."""
+    kind: str
+    record: GameRecord
+    reply: Reply
+
+
+class DueSignal:
+    """Wakes the deadline scheduler (bot/scheduler.py) early: it sleeps until `until`, and a save
+    that sets an earlier due_at sets `event`."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.until: float | None = None   # when the scheduler means to wake; None: not asleep yet (any save wakes it)
+
+    def note(self, due_at: float | None) -> None:
+        if due_at is not None and (self.until is None or due_at < self.until):
+            self.event.set()
+
+
+def _package_version() -> str:
+    try:
+        return metadata.version("kibitz")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+RULES_VERSION = _package_version()   # stored with each new game: which rules it started under
