@@ -2,9 +2,11 @@
 client forged (ids of its own choosing in the custom_id) change nothing they may not change."""
 from __future__ import annotations
 
+import logging
+
 import pytest
 
-from tests.discord.fake_discord import FakeDiscord, InteractionLog
+from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,3 +51,13 @@ async def test_a_forged_rematch_button_outside_the_games_server_makes_no_challen
     assert await service.store.challenges(dm) == [] and (await service.store.get(2)) is None
     rematch = await fake.click("kibitz:rematch:1", user=fake.alice, message=over.reply.message)   # in its server
     assert "alice challenges bob" in rematch.text
+
+
+@pytest.mark.parametrize("custom_id", ["kibitz:nope:1", "kibitz:accept:x:0", "kibitz:accept:1", "other"])
+async def test_a_control_no_handler_claims_gets_one_private_answer(bot, fake, service, caplog, custom_id):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    forged = await forge(fake, custom_id, fake.bob, made, timeout=10)
+    assert [(s.type, s.ephemeral) for s in forged.callbacks] == [(CHANNEL_MESSAGE, True)]
+    assert forged.reply.content == "That button is out of date."
+    assert (await service.store.get(1)).status == "challenge"
+    assert [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR] == []
