@@ -15,8 +15,9 @@ _SPECIAL = r"\\*_~`|>#\-\[\]()<:"            # Markdown and mention syntax, each
 _ESCAPE = re.compile(f"([{_SPECIAL}])")
 _UNESCAPE = re.compile(f"\\\\([{_SPECIAL}])")
 _BREAK = "\u200b"                          # zero-width space: "@\u200beveryone" never mentions anyone
-# control characters (C0, DEL, C1) and those that turn text round: marks, embeddings, overrides, isolates
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# control characters (C0, DEL, C1), line and paragraph separators (U+2028, U+2029), and those that
+# turn text round: marks, embeddings, overrides, isolates
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 
 
 def escape(name: str) -> str:

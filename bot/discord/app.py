@@ -60,6 +60,7 @@ log = logging.getLogger(__name__)
 DEFAULT_API_BASE = "https://discord.com/api/v10"
 DRAIN = 6.0   # seconds interactions in flight get to finish after SIGTERM (docker stop waits 10)
 STOPPING = "Kibitz is restarting. Please try again in a minute."
+STALE_CONTROL = "That button is out of date."
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
@@ -151,6 +152,22 @@ class KibitzBot(commands.Bot):
                 self._parse_interaction(data)
         finally:
             loop.set_task_factory(factory)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A button or menu no handler claims (a custom_id of an old format, or forged) gets one
+        private sentence; those a handler claims are its to answer."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id, kind = str(data.get("custom_id", "")), data.get("component_type")
+        store = self._connection._view_store
+        message = interaction.message.id if interaction.message else None
+        if interaction.type is not discord.InteractionType.component or \
+                any(pattern.fullmatch(custom_id) for pattern in store._dynamic_items) or \
+                any((kind, custom_id) in store._views.get(key, {}) for key in (message, None)):
+            return
+        try:
+            await interaction.response.send_message(STALE_CONTROL, ephemeral=True)
+        except discord.HTTPException as error:
+            log.warning("could not answer the unclaimed control %r in interaction %s: %s", custom_id, interaction.id, error)
 
     @staticmethod
     async def _refuse(interaction: discord.Interaction) -> None:

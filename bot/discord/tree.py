@@ -15,7 +15,8 @@ private sentence, before any command runs).
 Options are read strictly, whoever sent them (:func:`option_problem`): an option of the wrong type,
 outside its choices or range, or a required one missing is refused in one private sentence before
 any command runs (`/pings state:sideways` is not taken as off), and an autocomplete whose typed
-text is not text gets no suggestions. Every interaction is answered; none leaves a traceback.
+text is not text, or whose other options are of the wrong type, gets no suggestions. Every
+interaction is answered; none leaves a traceback.
 """
 from __future__ import annotations
 
@@ -93,9 +94,10 @@ def overlong_option(interaction: discord.Interaction) -> bool:
     return walk(data.get("options"))
 
 
-def option_problem(interaction: discord.Interaction) -> str | None:
+def option_problem(interaction: discord.Interaction, *, typed: bool = False) -> str | None:
     """Why a slash command's options cannot be taken as they are (a wrong type, a value outside its
-    choices or range, a required option missing), in one sentence; None when they can."""
+    choices or range, a required option missing), in one sentence; None when they can. With `typed`
+    (an autocomplete: options half filled in) only the types of the options not being typed count."""
     command = interaction.command
     if not isinstance(command, app_commands.Command):
         return None   # unknown to this bot: discord.py's CommandNotFound is answered by on_error
@@ -109,25 +111,28 @@ def option_problem(interaction: discord.Interaction) -> str | None:
         param = params.get(option.get("name"))
         if param is None or option.get("type") != param.type.value:
             return OUT_OF_DATE
-        given[param.display_name] = option.get("value")
+        if not (typed and option.get("focused")):
+            given[param.display_name] = option.get("value")
     for name, param in params.items():
         if name not in given:
-            if param.required:
+            if param.required and not typed:
                 return f"/{command.qualified_name} needs its {name} option."
             continue
-        problem = _value_problem(param, given[name], data.get("resolved") or {})
+        problem = _value_problem(param, given[name], data.get("resolved") or {}, typed)
         if problem:
             return problem
     return None
 
 
-def _value_problem(param: app_commands.Parameter, value: Any, resolved: dict[str, Any]) -> str | None:
+def _value_problem(param: app_commands.Parameter, value: Any, resolved: dict[str, Any], typed: bool) -> str | None:
     kind, name = param.type.value, param.display_name
     number = isinstance(value, (int, float)) and not isinstance(value, bool)
     if ((kind == 3 and not isinstance(value, str)) or (kind == 4 and not (number and isinstance(value, int)))
             or (kind == 10 and not number) or (kind == 5 and not isinstance(value, bool))
             or (kind in RESOLVED and not any(str(value) in (resolved.get(key) or {}) for key in RESOLVED[kind]))):
         return f"The {name} option takes {KINDS.get(kind, 'something else')}."
+    if typed:
+        return None
     if param.choices and value not in [choice.value for choice in param.choices]:
         names = [str(choice.name) for choice in param.choices]
         return f"The {name} option takes {', '.join(names[:-1])} or {names[-1]}." if len(names) > 1 else \
@@ -153,7 +158,8 @@ class KibitzTree(app_commands.CommandTree):
     """Maps every app-command error to one ephemeral reply (see module docstring)."""
 
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
-        if interaction.type is discord.InteractionType.autocomplete and not typed_text(interaction):
+        if interaction.type is discord.InteractionType.autocomplete and \
+                (not typed_text(interaction) or option_problem(interaction, typed=True)):
             await interaction.response.autocomplete([])
             return False
         if interaction.type is discord.InteractionType.application_command:

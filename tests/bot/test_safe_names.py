@@ -33,3 +33,11 @@ def test_pgn_tags_escape_quotes_and_backslashes_and_stay_on_one_line(slug, moves
 def test_thread_names_drop_control_and_direction_characters():
     name = thread_name(escape("eve\u202elivE\u2066\u200f\x00\tbob\u2069"), "Zoo Chess")
     assert name == "evelivE bob · Zoo Chess"
+
+
+@pytest.mark.parametrize("brk", ["\u2028", "\u2029", "\x85"])
+def test_line_and_paragraph_separators_become_a_space_in_thread_names_and_pgn_tags(brk):
+    assert thread_name(escape(f"ann{brk}[Black \"x\"]"), "Zoo Chess") == 'ann [Black "x"] · Zoo Chess'
+    record = GameRecord("zoo", "c", [("1", f"ann{brk}eve"), ("2", "bob")], "x", "active", "g", id=5, seed=1,
+                        moves=[], created_at="2026-11-23T10:00:00+00:00")
+    assert '[White "ann eve"]' in game_pgn(record, [], "final").split("\n")

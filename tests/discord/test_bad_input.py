@@ -140,3 +140,23 @@ async def test_a_rules_card_too_long_for_one_message_goes_on_in_a_second(bot, fa
     assert embeds[0][0]["title"] == "Zoo Chess"
     assert " ".join(x["description"] for message in embeds for x in message).split() == " ".join(paragraphs).split()
     assert all(r.status == 200 for r in fake.requests if log.token in r.path or "/callback" in r.path)
+
+
+async def test_an_autocomplete_with_another_option_of_the_wrong_type_gets_no_suggestions(bot, fake, caplog):
+    caplog.set_level(logging.INFO)
+    tried, found = [], {}
+    for command in fake.commands:
+        options = command.get("options", [])
+        for focused in (o["name"] for o in options if o.get("autocomplete")):
+            for other in (o for o in options if o["name"] != focused):
+                caplog.clear()
+                sent = {focused: "st", other["name"]: WRONG[other["type"]]}
+                tried.append((command["name"], other["type"]))
+                try:
+                    choices: Any = await fake.autocomplete(command["name"], sent, focused, user=fake.alice)
+                except AssertionError:   # never answered
+                    choices = None
+                if choices != [] or tracebacks(caplog):
+                    found[f"/{command['name']} {sent}"] = (choices, tracebacks(caplog))
+    assert found == {}
+    assert {("settings", 7), ("challenge", 6)} <= set(tried), tried

@@ -2,9 +2,11 @@
 client forged (ids of its own choosing in the custom_id) change nothing they may not change."""
 from __future__ import annotations
 
+import logging
+
 import pytest
 
-from tests.discord.fake_discord import FakeDiscord, InteractionLog
+from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
 pytestmark = pytest.mark.asyncio
 
@@ -49,3 +51,34 @@ async def test_a_forged_rematch_button_outside_the_games_server_makes_no_challen
     assert await service.store.challenges(dm) == [] and (await service.store.get(2)) is None
     rematch = await fake.click("kibitz:rematch:1", user=fake.alice, message=over.reply.message)   # in its server
     assert "alice challenges bob" in rematch.text
+
+
+@pytest.mark.parametrize("custom_id", ["kibitz:nope:1", "kibitz:accept:x:0", "kibitz:accept:1", "other"])
+async def test_a_control_no_handler_claims_gets_one_private_answer(bot, fake, service, caplog, custom_id):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    forged = await forge(fake, custom_id, fake.bob, made, timeout=10)
+    assert [(s.type, s.ephemeral) for s in forged.callbacks] == [(CHANNEL_MESSAGE, True)]
+    assert forged.reply.content == "That button is out of date."
+    assert (await service.store.get(1)).status == "challenge"
+    assert [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR] == []
+
+
+BIG = str(2 ** 64)   # passes a plain [0-9]+ but no database integer
+
+
+@pytest.mark.parametrize("custom_id, values", [
+    (f"kibitz:accept:{BIG}:0", None), (f"kibitz:decline:{BIG}:1:0", None), (f"kibitz:resign:{BIG}", None),
+    (f"kibitz:draw:{BIG}", None), (f"kibitz:rematch:{BIG}", None), (f"kibitz:takeback-yes:{BIG}", None),
+    (f"kibitz:tbclr:{BIG}:0", None), (f"kibitz:ks:{BIG}:0:1:a1", None), (f"kibitz:tb:1:{BIG}:", ["e2"]),
+    ("kibitz:tb:1:0:~~\u00b2", ["e2"]), ("kibitz:tb:1:0:", [">\u00b2"])])
+async def test_forged_numbers_out_of_range_get_one_private_answer_and_no_traceback(bot, fake, service, caplog,
+                                                                                   custom_id, values):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    if values is None:
+        forged = await forge(fake, custom_id, fake.bob, made, timeout=10)
+    else:
+        forged = await fake.select(custom_id, values, user=fake.bob, timeout=10,
+                                   message=fake.forged(made.reply.message, custom_id, select=True))
+    assert [(s.type, s.ephemeral) for s in forged.callbacks] == [(CHANNEL_MESSAGE, True)]
+    assert (await service.store.get(1)).status == "challenge"
+    assert [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR] == []

@@ -75,7 +75,7 @@ async def _take_buttons_off(interaction: discord.Interaction, game_id: int, cont
 
 
 class DrawButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"kibitz:draw(?P<yes>-yes)?:(?P<game>[0-9]+)"):
+                 template=r"kibitz:draw(?P<yes>-yes)?:(?P<game>[0-9]{1,18})"):
     """Draw on the board (offer, or accept an offer); Accept draw under an offer only accepts it."""
 
     def __init__(self, game_id: int, accept_only: bool = False) -> None:
@@ -94,7 +94,7 @@ class DrawButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
                                                 accept_only=self.accept_only)
 
 
-class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:resign:(?P<game>[0-9]+)"):
+class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:resign:(?P<game>[0-9]{1,18})"):
     """Asks the player, privately, to confirm."""
 
     def __init__(self, game_id: int) -> None:
@@ -119,7 +119,7 @@ class ResignButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:
 
 
 class ConfirmResignButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
-                          template=r"kibitz:resign-ok:(?P<game>[0-9]+)"):
+                          template=r"kibitz:resign-ok:(?P<game>[0-9]{1,18})"):
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
         super().__init__(discord.ui.Button(label="Yes, resign", style=discord.ButtonStyle.danger,
@@ -137,7 +137,7 @@ class ConfirmResignButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button]
 
 
 class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"kibitz:rematch:(?P<game>[0-9]+)"):
+                    template=r"kibitz:rematch:(?P<game>[0-9]{1,18})"):
     """The new challenge is this press's own answer (no board to draw, so no defer), so its
     message is the interaction's original response, as a /challenge's is."""
 
@@ -164,7 +164,7 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
 
 
 class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
-                     template=r"kibitz:takeback-(?P<answer>yes|no):(?P<game>[0-9]+)(?::(?P<ply>[0-9]+):(?P<asker>[0-9]+))?"):
+                     template=r"kibitz:takeback-(?P<answer>yes|no):(?P<game>[0-9]{1,18})(?::(?P<ply>[0-9]{1,18}):(?P<asker>[0-9]{1,20}))?"):
     """Accept / Decline under one takeback request; older buttons (no ply) answer whichever stands."""
 
     takes_buttons_off = True
@@ -222,7 +222,7 @@ def keep_controls(view: discord.ui.View, message: discord.Message | None) -> dis
         return view
     for row in message.components:
         for component in getattr(row, "children", [row]):
-            found = re.fullmatch(r"kibitz:(draw|resign):([0-9]+)", getattr(component, "custom_id", None) or "")
+            found = re.fullmatch(r"kibitz:(draw|resign):([0-9]{1,18})", getattr(component, "custom_id", None) or "")
             if found:
                 view.add_item(DrawButton(int(found[2])) if found[1] == "draw" else ResignButton(int(found[2])))
     return view

@@ -170,7 +170,7 @@ class _ChallengeButton:
             log.warning("could not settle the message of challenge %s", self.game_id, exc_info=True)
 
 
-class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:accept:(?P<game>[0-9]+):(?P<opponent>[0-9]+)"):
+class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:accept:(?P<game>[0-9]{1,18}):(?P<opponent>[0-9]{1,20})"):
     def __init__(self, game_id: int, opponent_id: int) -> None:
         self.opponent_id = opponent_id
         self.allowed_ids = () if opponent_id == OPEN else (opponent_id,)
@@ -210,7 +210,7 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
 
 
 class DeclineButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button],
-                    template=r"kibitz:decline:(?P<game>[0-9]+):(?P<challenger>[0-9]+):(?P<opponent>[0-9]+)"):
+                    template=r"kibitz:decline:(?P<game>[0-9]{1,18}):(?P<challenger>[0-9]{1,20}):(?P<opponent>[0-9]{1,20})"):
     """The opponent declines; the challenger may withdraw (an open challenge: the challenger only)."""
 
     def __init__(self, game_id: int, challenger_id: int, opponent_id: int) -> None:

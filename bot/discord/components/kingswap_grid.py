@@ -65,7 +65,7 @@ def grid_view(state: GridState) -> discord.ui.View:
 
 
 class GridButton(discord.ui.DynamicItem[discord.ui.Button],
-                 template=r"kibitz:ks:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<player>[0-9]+):(?P<origin>[a-e][1-5]|-)"
+                 template=r"kibitz:ks:(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,18}):(?P<player>[0-9]{1,20}):(?P<origin>[a-e][1-5]|-)"
                           r":(?P<square>[a-e][1-5])"):
     def __init__(self, game_id: int, ply: int, player_id: str, origin: str, square: str, *, label: str = "·",
                  style: discord.ButtonStyle = discord.ButtonStyle.secondary, disabled: bool = False,

@@ -64,7 +64,7 @@ def decode_state(text: str) -> tuple[tuple[str, ...], str, int]:
     chain, _, rest = text.partition("~")
     origin, _, page = rest.partition("~")
     parts = tuple(p for p in chain.split(",") if p)
-    return parts, origin, int(page) if page.isdigit() else 0
+    return parts, origin, int(page) if page.isascii() and page.isdigit() else 0
 
 
 def _custom_id(kind: str, game_id: int, ply: int, state: str = "") -> str:
@@ -95,7 +95,7 @@ async def _refuse(interaction: discord.Interaction, error: BaseException) -> Non
     await report_error(interaction, error)
 
 
-class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
+class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb:(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,18}):(?P<state>.*)"):
     def __init__(self, game_id: int, ply: int, state: str, menu: Menu | None = None) -> None:
         self.game_id, self.ply, self.state = game_id, ply, state
         options = [discord.SelectOption(label=o.label[:MAX_SELECT_TEXT], value=o.value[:MAX_SELECT_TEXT],
@@ -118,7 +118,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb
                 raise UserError("Pick one part from the menu.")
             [value] = self.item.values
             if value.startswith(">"):
-                page = int(value[1:]) if value[1:].isdigit() else 0
+                page = int(value[1:]) if value[1:].isascii() and value[1:].isdigit() else 0
             elif value.startswith("#"):
                 origin, page = value[1:], 0
             else:
@@ -132,7 +132,7 @@ class PartSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"kibitz:tb
                                                                    interaction.message))
 
 
-class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbok:(?P<game>[0-9]+):(?P<ply>[0-9]+):(?P<state>.*)"):
+class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbok:(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,18}):(?P<state>.*)"):
     def __init__(self, game_id: int, ply: int, state: str, *, disabled: bool = False, label: str = "Confirm") -> None:
         self.game_id, self.ply, self.state = game_id, ply, state
         super().__init__(discord.ui.Button(label=label[:MAX_BUTTON_LABEL], style=discord.ButtonStyle.success, disabled=disabled,
@@ -163,7 +163,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz
                             describe(error))
 
 
-class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbclr:(?P<game>[0-9]+):(?P<ply>[0-9]+)"):
+class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbclr:(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,18})"):
     def __init__(self, game_id: int, ply: int) -> None:
         self.game_id, self.ply = game_id, ply
         super().__init__(discord.ui.Button(label="Clear", style=discord.ButtonStyle.secondary,
