@@ -69,6 +69,11 @@ class _FastAsyncio:
 
 # -- what discord.py retries by itself ----------------------------------------------------------------
 
+
+def read_back(fake, played) -> bool:
+    """Whether the bot has read the interaction's answer back (GET @original), once it was refused."""
+    return any(r.method == "GET" and played.token in r.path and r.path.endswith("@original") for r in fake.requests)
+
 async def test_a_rate_limited_answer_is_waited_out_and_the_move_sent_once(bot, fake, service):
     await start_game(fake)
     fake.rate_limit("answer", retry_after=0.3)
@@ -106,6 +111,7 @@ async def test_an_answer_discord_made_before_failing_with_500_is_not_doubled(bot
     fake.server_error("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)   # discord.py retries after 1 s
+    await fake.wait_until(lambda: read_back(fake, played))   # after 40060 the bot reads what Discord shows
     assert await fake.nothing_more(user=fake.carol) == []   # no followup or channel post was coming
 
     assert tries(fake, "answer", played) == [500, 400]
@@ -161,6 +167,7 @@ async def test_an_answer_that_arrived_but_whose_reply_was_lost_is_not_doubled(bo
     fake.disconnect("answer", after=True)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
     await fake.wait_until(lambda: len(tries(fake, "answer", played)) == 2)
+    await fake.wait_until(lambda: read_back(fake, played))   # after 40060 the bot reads what Discord shows
     assert await fake.nothing_more(user=fake.carol) == []   # no followup or channel post was coming
 
     assert tries(fake, "answer", played) == [0, 400]

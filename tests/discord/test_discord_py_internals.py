@@ -17,6 +17,10 @@ here in a sentence first, rather than somewhere deep in the Discord tests:
   and calls the saved one; while stopping it builds ``discord.Interaction(data=, state=)`` itself.
   ``DiscordConfig.apply`` points discord.py elsewhere (the local stand-in) through the class
   settings ``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``.
+- ``KibitzBot.on_interaction`` reads the view store (``self._connection._view_store``): its
+  ``_dynamic_items`` (compiled templates of the registered dynamic items) and ``_views`` (per
+  message id, or None, a dict keyed by (component type, custom_id)), to tell which controls no
+  handler claims.
 """
 from __future__ import annotations
 
@@ -167,3 +171,19 @@ def test_the_endpoints_are_class_settings(monkeypatch):
     assert isinstance(DiscordWebSocket.DEFAULT_GATEWAY, yarl.URL) and \
         "DEFAULT_GATEWAY" in inspect.getsource(DiscordWebSocket.from_client), \
         CHANGED + "discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY"
+
+
+def test_the_view_store_keeps_dynamic_templates_and_views_by_message_and_custom_id():
+    class Counter(discord.ui.DynamicItem[discord.ui.Button], template=r"probe:(?P<n>[0-9]+)"):
+        def __init__(self, n: int) -> None:
+            super().__init__(discord.ui.Button(custom_id=f"probe:{n}"))
+
+    store = discord.ui.view.ViewStore(state=None)  # type: ignore[arg-type]
+    store.add_dynamic_items(Counter)
+    assert any(pattern.fullmatch("probe:7") for pattern in store._dynamic_items), \
+        f"discord.py {discord.__version__} changed ViewStore._dynamic_items (templates of dynamic items)"
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(custom_id="probe-button"))
+    store.add_view(view, message_id=1)
+    assert (discord.ComponentType.button.value, "probe-button") in store._views.get(1, {}), \
+        f"discord.py {discord.__version__} changed ViewStore._views (views by message id and (type, custom_id))"
