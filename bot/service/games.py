@@ -162,6 +162,8 @@ class Games(Tables):
             record = await self.store.get(game_id)
             if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
                 raise UserError("That challenge is no longer open.")
+            if channel != (record.home_channel_id or record.channel_id):   # its buttons are on its own message
+                raise UserError("That challenge was posted in another channel: answer it there, with its buttons.")
         else:
             here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
             waiting = [r for r in here if self._may_answer(r, user, declining)]

@@ -69,6 +69,16 @@ async def test_only_the_challenged_member_may_accept(service):
         await service.move(CHANNEL, ALICE, "e2e4")
 
 
+async def test_a_challenge_is_answered_by_id_only_in_its_own_channel(service, store):
+    game_id = (await service.challenge(CHANNEL, ALICE, None, "standard", guild="g1")).game_id
+    for answer in (service.accept("dm-bob", BOB, game_id), service.decline("other-chan", ALICE, game_id),
+                   service.challenge_to_accept("dm-bob", BOB, game_id)):
+        with pytest.raises(UserError, match="posted in another channel"):
+            await answer
+    assert (await store.get(game_id)).status == "challenge"
+    assert "bob accepts" in (await service.accept(CHANNEL, BOB, game_id)).text
+
+
 async def test_decline_frees_the_channel(service, store):
     reply = await service.challenge(CHANNEL, ALICE, BOB, "standard")
     declined = await service.decline(CHANNEL, BOB)

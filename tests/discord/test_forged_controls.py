@@ -49,3 +49,15 @@ async def test_a_forged_rematch_button_outside_the_games_server_makes_no_challen
     assert await service.store.challenges(dm) == [] and (await service.store.get(2)) is None
     rematch = await fake.click("kibitz:rematch:1", user=fake.alice, message=over.reply.message)   # in its server
     assert "alice challenges bob" in rematch.text
+
+
+async def test_a_forged_accept_or_decline_from_a_dm_leaves_the_challenge_open(bot, fake, service):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    dm = fake.dm_channel_of(fake.bob)
+    for custom_id, user in (("kibitz:accept:1:0", fake.bob), (f"kibitz:decline:1:{fake.alice['id']}:0", fake.alice)):
+        forged = await forge(fake, custom_id, user, made, channel=dm)
+        assert forged.reply.ephemeral and "posted in another channel" in forged.reply.content
+    record = await service.store.get(1)
+    assert record.status == "challenge" and record.open_seat is not None
+    accepted = await fake.click("kibitz:accept:1:0", user=fake.bob, message=made.reply.message)   # on its message
+    assert "bob accepts" in accepted.text
