@@ -157,8 +157,8 @@ async def test_only_the_guilds_a_process_owns_are_served(timed, store, clock):
 
 async def test_deadlines_of_this_process_fire_behind_a_full_page_of_other_processes_ones(timed, store, clock):
     """Another shard's process is down and its overdue challenges fill the first page of due records."""
-    for _ in range(100):   # a whole page of due records (GameService.DUE_PAGE)
-        await timed.challenge(CHANNEL, ALICE, BOB, "standard", guild="g2")
+    for n in range(100):   # a whole page of due records (GameService.DUE_PAGE)
+        await timed.challenge(f"chan-g2-{n}", ALICE, BOB, "standard", guild="g2")
     clock.now += 1
     mine = (await timed.challenge(CHANNEL, CAROL, BOB, "standard", guild="g1")).game_id
     clock.now += 600
