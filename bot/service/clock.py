@@ -2,16 +2,17 @@
 lost on time. The scheduler (bot/scheduler.py) asks for what is due and delivers it."""
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import Callable
+from typing import Awaitable, Callable
 
 import rules
 from rules import Outcome
 
-from ..store import GameRecord
+from ..store import GameRecord, holds
 from ..timing import duration
 from .tables import Live, Tables
-from .types import DueEvent, Reply, UserError
+from .types import DueEvent, Reply, Unsure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +38,11 @@ class Clock(Tables):
         return record.due_at + record.move_seconds * cls.REMIND_SHARE
 
     async def next_due(self, after: float | None = None) -> float | None:
-        """The earliest stored deadline (later than `after`, if given), whoever's guild it is."""
-        return await self.store.next_due(after)
+        """The earliest stored deadline (later than `after`, if given), whoever's guild it is; without
+        `after`, a deadline's write the store could not confirm is due again from when it was made."""
+        stored = await self.store.next_due(after)
+        unsure = [when for _, when, _ in self._unsure_due.values()] if after is None else []
+        return min([stored, *unsure] if stored is not None else unsure, default=None)
 
     async def due_events(self, now: float | None = None,
                          owns: Callable[[str | None], bool] | None = None) -> list[DueEvent]:
@@ -46,17 +50,44 @@ class Clock(Tables):
         expire challenges, remind players, end games on time. Each is a compare-and-set on the
         record, so a move made meanwhile, or another process, wins and nothing fires twice."""
         now = self.timer() if now is None else now
-        events: list[DueEvent] = []
+        events = await self._landed_meanwhile()
         for record in await self._due_here(now, owns):
             try:
                 event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
-            except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired
-                continue
+            except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired;
+                continue        # or the store could not say (Unsure): the next round reads it back
             except Exception:
                 log.exception("could not carry out the deadline of game %s", record.id)
                 continue
             if event is not None:
                 events.append(event)
+        return events
+
+    async def _after_save(self, save: Awaitable[None], event: Callable[[], Awaitable[DueEvent]]) -> DueEvent:
+        """`event()` once its `save` is stored. Where the store cannot say whether it was, the record
+        that save wrote is kept, and `event()` comes in the round that reads it back stored."""
+        try:
+            await save
+        except Unsure as unsure:
+            if unsure.written is not None:
+                self._unsure_due[self._id(unsure.written)] = (unsure.written, self.timer(), event)
+            raise
+        return await event()
+
+    async def _landed_meanwhile(self) -> list[DueEvent]:
+        """The events of deadline writes the store could not confirm, where it now holds them."""
+        events = []
+        for game_id, (written, _, event) in list(self._unsure_due.items()):
+            try:
+                landed = holds(await self.store.get(game_id), written)
+            except Exception:   # still cannot tell: the next round asks again
+                log.warning("game %s: still cannot tell whether its deadline was carried out", game_id)
+                continue
+            del self._unsure_due[game_id]
+            try:
+                events.extend([await event()] if landed else [])   # not stored: due again, done anew
+            except Exception:
+                log.exception("could not show the deadline of game %s", game_id)
         return events
 
     async def _due_here(self, now: float, owns: Callable[[str | None], bool] | None) -> list[GameRecord]:
@@ -73,14 +104,17 @@ class Clock(Tables):
     async def _expire(self, record: GameRecord) -> DueEvent:
         before = record.copy()
         record.status, record.due_at = "expired", None
-        await self._save(Live(record, None), before)
         info = rules.VARIANTS.get(record.variant)
         name = info.name if info else record.variant
         challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")
         other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
         text = (f"{challenger}'s challenge to {other} (**{name}**, game #{record.id}) expired: "
                 f"no answer within {duration(self.challenge_ttl)}.")
-        return DueEvent("expired", record, Reply(text, game_id=record.id, finished=True))
+
+        async def expired() -> DueEvent:
+            return DueEvent("expired", record, Reply(text, game_id=record.id, finished=True))
+
+        return await self._after_save(self._save(Live(record, None), before), expired)
 
     async def _clock_due(self, record: GameRecord, now: float) -> DueEvent | None:
         channel = record.channel_id
@@ -99,12 +133,18 @@ class Clock(Tables):
             if not record.reminded and deadline > now:
                 left = deadline - now
                 record.reminded, record.due_at = True, deadline
-                await self._save(live, before)
-                ping = mover_id if await self.store.pings(mover_id) else None
-                return DueEvent("reminder", record.copy(), Reply(
-                    f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
-                    f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
+
+                async def reminder() -> DueEvent:
+                    ping = mover_id if await self.store.pings(mover_id) else None
+                    return DueEvent("reminder", record.copy(), Reply(
+                        f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
+                        f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
+
+                return await self._after_save(self._save(live, before), reminder)
             game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
-            await self._commit(live, before, undo=lambda: game.finish(None))
-            reply = await self._board_reply(record, game, f"{mover} ran out of time.")
-            return DueEvent("timeout", record.copy(), reply)
+
+            async def timeout() -> DueEvent:   # after an unconfirmed write the game was put back: replay it
+                shown = game if game.outcome is not None else (await asyncio.to_thread(self._revive, record)).playing
+                return DueEvent("timeout", record.copy(), await self._board_reply(record, shown, f"{mover} ran out of time."))
+
+            return await self._after_save(self._commit(live, before, undo=lambda: game.finish(None)), timeout)

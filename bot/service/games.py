@@ -76,6 +76,12 @@ class Games(Tables):
             seats.reverse()
         async with self._lock(channel):
             await self._load(channel)   # a game here that no longer replays is set aside now, and told
+            timer = self.timer()
+            for waiting in await self.store.challenges(channel):   # the same again: a retry, say
+                if (waiting.challenger_id == challenger.id and waiting.variant == info.slug
+                        and (waiting.due_at is None or waiting.due_at > timer)
+                        and {p for p, _ in waiting.players} == {p for p, _ in seats}):
+                    raise UserError("You already have that challenge open here.")
             seed = random.randrange(2**31)   # stored with the start FEN: the set-up replays exactly
             game = rules.new_game(info.slug, seed=seed)
             now = self.clock()
@@ -162,6 +168,8 @@ class Games(Tables):
             record = await self.store.get(game_id)
             if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
                 raise UserError("That challenge is no longer open.")
+            if channel != (record.home_channel_id or record.channel_id):   # its buttons are on its own message
+                raise UserError("That challenge was posted in another channel: answer it there, with its buttons.")
         else:
             here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
             waiting = [r for r in here if self._may_answer(r, user, declining)]

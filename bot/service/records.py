@@ -24,17 +24,29 @@ class Records(Tables):
         if not is_rated(record):
             return
         score = {"1-0": 1.0, "0-1": 0.0}.get(record.result or "", 0.5)
-        try:
-            await self.store.rate(self._id(record), record.guild_id or "", record.variant,
-                                  record.players[0], record.players[1], score, self.clock())
-        except Exception:
-            log.exception("could not rate game %s", record.id)
+        for attempt in (1, 2):   # once more after an error: rated already, the retry changes nothing
+            try:
+                await self.store.rate(self._id(record), record.guild_id or "", record.variant,
+                                      record.players[0], record.players[1], score, self.clock())
+                return
+            except Exception:
+                log.exception("could not rate game %s (attempt %d; a leaderboard or profile of its "
+                              "server rates it later)", record.id, attempt)
+
+    async def _recover_ratings(self, guild: str) -> None:
+        """Rate the server's finished games left unrated (a rating write failed, or the process died
+        just after the game was saved), oldest first, before its ratings are shown."""
+        for record in await self.store.unrated_finishes(guild):
+            if is_rated(record):
+                log.warning("rating game %s, finished without its rating", record.id)
+                await self._rate(record)
 
     async def leaderboard(self, guild: str | None, user: Player, slug: str) -> Reply:
         info = self._variant(slug)
         where = guild or ""
         if info.players == 1:
             return await self._puzzle_board(where, info)
+        await self._recover_ratings(where)
         top = await self.store.leaderboard(where, info.slug, 10)
         if not top:
             return Reply(f"No rated **{info.name}** games here yet. Finish a /challenge game to get on the board.")
@@ -67,6 +79,7 @@ class Records(Tables):
         return Reply("\n".join(lines))
 
     async def profile(self, guild: str | None, member: Player) -> Reply:
+        await self._recover_ratings(guild or "")
         rows = await self.store.player_ratings(guild or "", member.id)
         if not rows:
             return Reply(f"{member.name} has no rated games here yet.")

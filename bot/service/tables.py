@@ -20,7 +20,7 @@ from rules import Game, Outcome
 from ..settings import ServerSettings
 from ..store import ChannelBusy, GameRecord, GameStore, SetAside, StaleRecord, holds
 from ..timing import CHALLENGE_TTL, MOVE_DEADLINE
-from .types import STALE, UNSURE, DueSignal, Player, Reply, UserError
+from .types import STALE, UNSURE, DueEvent, DueSignal, Player, Reply, Unsure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,9 @@ class Tables:
         self._locks: dict[str, asyncio.Lock] = {}
         self._notices: dict[str, str] = {}   # channel -> news of a game set aside, told once
         self._deals: dict[tuple[str, str], rules.DailyDeal] = {}   # (slug, day) -> the day's deal, worked out once
+        # game id -> (the record a deadline's write would have stored, when, its event): the store
+        # could not say whether it landed; the next round reads it back (clock.py)
+        self._unsure_due: dict[int, tuple[GameRecord, float, Callable[[], Awaitable[DueEvent]]]] = {}
         self.deadlines = DueSignal()          # wakes the scheduler when a save brings a deadline nearer
         store.on_set_aside = self._set_aside   # a row the store could not read: free its channel here too
 
@@ -301,12 +304,13 @@ class Tables:
             record.version = wrote.version   # as the store does on an answered save
             return True
 
-        await self._confirmed(self.store.save(record), saved, f"game {record.id}")
+        await self._confirmed(self.store.save(record), saved, f"game {record.id}", written=wrote)
 
-    async def _confirmed(self, write: Awaitable[object], landed: Callable[[], Awaitable[bool]], what: str) -> None:
+    async def _confirmed(self, write: Awaitable[object], landed: Callable[[], Awaitable[bool]], what: str,
+                         written: GameRecord | None = None) -> None:
         """Await a write. An error other than a refusal (StaleRecord, ChannelBusy) may have come
         after the commit (a connection cut before the answer): then `landed()` reads the store.
-        Stored: carry on as if answered. Not stored: raise the error. Cannot tell: UserError(UNSURE)."""
+        Stored: carry on as if answered. Not stored: raise the error. Cannot tell: Unsure, carrying `written`."""
         try:
             await write
         except (StaleRecord, ChannelBusy):
@@ -316,7 +320,7 @@ class Tables:
                 stored = await landed()
             except Exception:
                 log.exception("%s: could not read back a write that failed with %r", what, error)
-                raise UserError(UNSURE) from error
+                raise Unsure(UNSURE, written) from error
             if not stored:
                 raise
             log.warning("%s: the write was stored, though its answer was lost (%r)", what, error)

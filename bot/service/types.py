@@ -15,6 +15,15 @@ class UserError(Exception):
     """A mistake by the user; the message is the whole reply."""
 
 
+class Unsure(UserError):
+    """The store could not say whether a write landed (the message is UNSURE); `written`: the
+    record as that write would have stored it, to read back later, where it is known."""
+
+    def __init__(self, message: str, written: GameRecord | None = None) -> None:
+        super().__init__(message)
+        self.written = written
+
+
 STALE = "This game was just changed elsewhere; I have reloaded it. Please try again."
 UNSURE = ("The database stopped answering, so I cannot tell whether that went through. "
           "Look before trying again: /board, /games and /settings show what was saved.")

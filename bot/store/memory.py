@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Callable
 
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, SetAside, StaleRecord, rated_pair
+from .rows import RATED_RESULTS
 
 
 def _board_key(row: PlayerRating) -> tuple:
@@ -146,6 +147,10 @@ class InMemoryStore:
         return self._sorted(r for r in self._rows.values() if r.daily == day and r.variant == variant
                             and r.status == GameStatus.FINISHED and (r.guild_id or "") == guild_id and r.players
                             and (day, variant, r.players[0][0]) not in self._daily)
+
+    async def unrated_finishes(self, guild_id: str) -> list[GameRecord]:
+        return self._sorted(r for r in self._rows.values() if r.status == GameStatus.FINISHED
+                            and (r.guild_id or "") == guild_id and r.result in RATED_RESULTS and r.id not in self._rated)
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         key = (result.day, result.variant, result.player_id)

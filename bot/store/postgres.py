@@ -30,8 +30,8 @@ from typing import Any
 
 from .migrations import postgres_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
-from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
-                   delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, settings_of, to_row)
+from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, UNRATED,
+                   SetsAsideBadRows, delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, settings_of, to_row)
 
 try:
     import asyncpg
@@ -319,6 +319,9 @@ class PostgresStore(SetsAsideBadRows):
             "AND COALESCE(g.guild_id, '') = $3 AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
             f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", day, variant, guild_id)
+
+    async def unrated_finishes(self, guild_id: str) -> list[GameRecord]:
+        return await self._many(UNRATED.format("$1"), guild_id)
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join(f"${i}" for i in range(1, len(DAILY_COLUMNS) + 1))

@@ -241,6 +241,9 @@ class GameStore(Protocol):
         the day: a finish saved just before the process died, before its result was written."""
     async def daily_results(self, guild_id: str, variant: str, day: str) -> list[DailyResult]:
         """A server's results for a day's deal, unordered."""
+    async def unrated_finishes(self, guild_id: str) -> list[GameRecord]:
+        """Finished games of a server ('' outside one) with a result and not rated: a finish whose
+        rating was not written (the process died, or the store failed, just after it was saved)."""
     # -- the outbox (migration 005) ----------------------------------------------------------------
     async def add_delivery(self, delivery: Delivery) -> int: ...
     async def deliveries(self, limit: int = 100) -> list[Delivery]:

@@ -90,6 +90,13 @@ SET_ASIDE = (f"UPDATE games SET status = '{GameStatus.SUSPENDED}', error = {{}},
 # so the partial indexes on open games serve the query.
 OPEN_SQL = "status IN (" + ", ".join(f"'{s}'" for s in OPEN) + ")"
 
+# Finished games of a server ('' outside one) with a result to rate and no rated_games row, oldest
+# first, as SQL both dialects read (the placeholder is the server).
+RATED_RESULTS = ("1-0", "0-1", "1/2-1/2")
+UNRATED = (f"SELECT * FROM games AS g WHERE g.status = '{GameStatus.FINISHED}' AND COALESCE(g.guild_id, '') = {{}} "
+           "AND g.result IN (" + ", ".join(f"'{r}'" for r in RATED_RESULTS) + ") "
+           "AND NOT EXISTS (SELECT 1 FROM rated_games AS r WHERE r.game_id = g.id) ORDER BY g.id")
+
 
 def _json_column(data: dict, name: str):
     try:

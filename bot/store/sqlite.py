@@ -19,7 +19,7 @@ import aiosqlite
 
 from .migrations import sqlite_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
-from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, SetsAsideBadRows,
+from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, UNRATED, SetsAsideBadRows,
                    DELIVERY_COLUMNS, delivery_of, delivery_row, from_row, settings_of, to_row)
 
 _UPDATE_GAME = f"UPDATE games SET {', '.join(f'{c} = ?' for c in GAME_COLUMNS)} WHERE id = ? AND version = ?"
@@ -306,6 +306,9 @@ class SqliteStore(SetsAsideBadRows):
             "AND COALESCE(g.guild_id, '') = ? AND NOT EXISTS (SELECT 1 FROM daily_results AS d "
             f"WHERE d.day = g.daily AND d.variant = g.variant AND d.player_id = {_FIRST_PLAYER.format('g.players')}) "
             "ORDER BY g.id", (day, variant, guild_id))
+
+    async def unrated_finishes(self, guild_id: str) -> list[GameRecord]:
+        return await self._many(UNRATED.format("?"), (guild_id,))
 
     async def add_daily_result(self, result: DailyResult) -> bool:
         placeholders = ", ".join("?" for _ in DAILY_COLUMNS)

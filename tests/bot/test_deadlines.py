@@ -9,6 +9,7 @@ from bot.service import GameService, Player, UserError, duration
 from bot.store import InMemoryStore
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, HandClock, fake_png
+from .lost_answers import LosesAnswers
 
 pytestmark = pytest.mark.asyncio
 
@@ -156,8 +157,8 @@ async def test_only_the_guilds_a_process_owns_are_served(timed, store, clock):
 
 async def test_deadlines_of_this_process_fire_behind_a_full_page_of_other_processes_ones(timed, store, clock):
     """Another shard's process is down and its overdue challenges fill the first page of due records."""
-    for _ in range(100):   # a whole page of due records (GameService.DUE_PAGE)
-        await timed.challenge(CHANNEL, ALICE, BOB, "standard", guild="g2")
+    for n in range(100):   # a whole page of due records (GameService.DUE_PAGE)
+        await timed.challenge(f"chan-g2-{n}", ALICE, BOB, "standard", guild="g2")
     clock.now += 1
     mine = (await timed.challenge(CHANNEL, CAROL, BOB, "standard", guild="g1")).game_id
     clock.now += 600
@@ -218,3 +219,20 @@ async def test_a_game_restored_for_its_deadline_is_replayed_off_the_event_loop(s
     assert [event.kind for event in await restarted.due_events()] == ["timeout"]
     assert replayed_in and threading.main_thread() not in replayed_in
     assert (await store.get(game_id)).reason == "time"
+
+
+async def test_a_deadline_whose_write_the_store_could_not_confirm_is_told_once_it_is_read_back_stored(clock):
+    store = LosesAnswers()
+    timed = GameService(store, renderer=fake_png, timer=clock, challenge_ttl=600, move_deadline=3 * DAY)
+    game_id = (await timed.challenge(CHANNEL, ALICE, CAROL, "standard")).game_id
+    for kind, wait in (("expired", 600), ("reminder", 2.25 * DAY), ("timeout", 0.75 * DAY)):
+        if kind == "reminder":
+            game_id = await started(timed)
+        clock.now += wait
+        store.lose, store.blind_after = True, 1   # stored, then neither its answer nor the read back comes
+        assert await timed.due_events() == []
+        assert await timed.next_due() <= clock.now   # the scheduler comes back for it
+        [event] = await timed.due_events()
+        assert (event.kind, event.record.id) == (kind, game_id)
+    assert "alice ran out of time" in event.reply.text and "bob wins" in event.reply.text
+    assert (await store.get(game_id)).status == "finished" and await timed.due_events() == []

@@ -120,7 +120,7 @@ async def test_server_default_days_apply_unless_the_challenge_names_its_own(serv
     await service.change_settings(GUILD, days=5)
     by_default = await service.challenge(CHANNEL, ALICE, BOB, "standard", guild=GUILD)
     own = await service.challenge(CHANNEL, ALICE, CAROL, "standard", guild=GUILD, days=2)
-    elsewhere = await service.challenge(CHANNEL, ALICE, CAROL, "standard", guild="g-2")
+    elsewhere = await service.challenge("chan-g2", ALICE, CAROL, "standard", guild="g-2")
     assert (await store.get(by_default.game_id)).move_seconds == 5 * 86400
     assert (await store.get(own.game_id)).move_seconds == 2 * 86400
     assert (await store.get(elsewhere.game_id)).move_seconds == service.move_deadline

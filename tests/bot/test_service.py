@@ -69,6 +69,30 @@ async def test_only_the_challenged_member_may_accept(service):
         await service.move(CHANNEL, ALICE, "e2e4")
 
 
+async def test_a_challenge_is_answered_by_id_only_in_its_own_channel(service, store):
+    game_id = (await service.challenge(CHANNEL, ALICE, None, "standard", guild="g1")).game_id
+    for answer in (service.accept("dm-bob", BOB, game_id), service.decline("other-chan", ALICE, game_id),
+                   service.challenge_to_accept("dm-bob", BOB, game_id)):
+        with pytest.raises(UserError, match="posted in another channel"):
+            await answer
+    assert (await store.get(game_id)).status == "challenge"
+    assert "bob accepts" in (await service.accept(CHANNEL, BOB, game_id)).text
+
+
+async def test_the_same_challenge_twice_in_a_channel_is_refused_and_changes_nothing(service, store):
+    first = (await service.challenge(CHANNEL, ALICE, BOB, "standard", colour="white")).game_id
+    opened = (await service.challenge(CHANNEL, ALICE, None, "standard")).game_id
+    for opponent in (BOB, None):
+        with pytest.raises(UserError, match="^You already have that challenge open here.$"):
+            await service.challenge(CHANNEL, ALICE, opponent, "standard", colour="black")
+    assert [r.id for r in await store.challenges(CHANNEL)] == [first, opened]
+    await service.challenge(CHANNEL, ALICE, BOB, "prop")               # another variant,
+    await service.challenge(CHANNEL, BOB, ALICE, "standard")           # the other way round,
+    await service.challenge("chan-2", ALICE, BOB, "standard")          # or another channel is another challenge
+    await service.decline(CHANNEL, BOB, first)
+    await service.challenge(CHANNEL, ALICE, BOB, "standard")           # once the first is answered, again
+
+
 async def test_decline_frees_the_channel(service, store):
     reply = await service.challenge(CHANNEL, ALICE, BOB, "standard")
     declined = await service.decline(CHANNEL, BOB)

@@ -65,6 +65,42 @@ async def test_a_failing_rating_store_never_fails_the_move(service, store, caplo
     assert "resigns" in reply.text and "could not rate" in caplog.text
 
 
+async def test_a_rating_write_that_fails_once_is_tried_again(service, store):
+    rate, calls = store.rate, []
+
+    async def fails_once(*args, **kwargs):
+        calls.append(args[0])
+        if len(calls) == 1:
+            raise ConnectionResetError("connection lost")
+        return await rate(*args, **kwargs)
+
+    store.rate = fails_once
+    await duel(service)
+    await service.resign(CHANNEL, BOB)
+    assert calls == [1, 1] and (await store.rating_place(GUILD, "standard", ALICE.id))[1].wins == 1
+
+
+async def test_a_game_whose_rating_was_lost_is_rated_when_its_servers_ratings_are_read(service, store):
+    rate = store.rate
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("disk gone")
+
+    store.rate = broken
+    await duel(service)
+    await service.resign(CHANNEL, BOB)                       # alice wins in g1
+    await service.challenge("c2", BOB, CAROL, "standard", guild="g2")
+    await service.accept("c2", CAROL)
+    await service.resign("c2", CAROL)                        # bob wins in g2
+    store.rate = rate
+    assert "alice**" in (await service.leaderboard(GUILD, BOB, "standard")).text
+    assert (await store.rating_place(GUILD, "standard", ALICE.id))[1].wins == 1
+    assert await store.player_ratings("g2", BOB.id) == []    # another server's game waits for its own board
+    assert "1 win, 0 draws, 0 losses" in (await service.profile("g2", BOB)).text
+    await service.leaderboard(GUILD, BOB, "standard")        # rated once
+    assert (await store.rating_place(GUILD, "standard", ALICE.id))[1].games == 1
+
+
 async def test_leaderboard_shows_top_ten_and_the_callers_place(service, store):
     for n in range(12):
         await store.rate(n + 1, GUILD, "standard", (f"w{n}", f"white{n}"), (f"b{n}", f"black{n}"), 1.0, "t")

@@ -234,6 +234,20 @@ async def test_finished_daily_copies_without_a_kept_result_are_found(any_store):
     assert await any_store.unrecorded_daily_finishes("2026-11-24", "kingswap", "g1") == []
 
 
+async def test_finished_games_left_unrated_are_found_by_server(any_store):
+    def game(guild="g1", status="finished", result="1-0"):
+        return record(channel=f"c{guild}{status}{result}", status=status, guild_id=guild, result=result)
+
+    lost, rated, drawn, puzzle, playing, elsewhere, outside = (
+        game(), game(result="0-1"), game(result="1/2-1/2"), game(result="solved"), game(status="active", result=None),
+        game("g2"), game(None))
+    for each in (lost, rated, drawn, puzzle, playing, elsewhere, outside):
+        await any_store.create(each)
+    await any_store.rate(rated.id, "g1", "standard", ("1", "alice"), ("2", "bob"), 0.0, "t")
+    assert [r.id for r in await any_store.unrated_finishes("g1")] == [lost.id, drawn.id]
+    assert [r.id for r in await any_store.unrated_finishes("")] == [outside.id]
+
+
 async def test_pending_deliveries_are_kept_in_order_until_dropped(any_store):
     board = Delivery("post", "g1", "c1", "12345-0", game_id=7, reply={"text": "alice plays **e4**.", "ply": 1,
                                                                       "ping": "2", "controls": ["draw", "resign"]},

@@ -151,6 +151,17 @@ async def test_a_lost_answer_to_a_challenge_in_memory_leaves_one_challenge():
     assert "carol accepts" in (await service.accept(CHANNEL, CAROL, reply.game_id)).text
 
 
+async def test_a_challenge_retried_after_an_unsure_answer_is_not_made_twice():
+    store = LosesAnswers()
+    service = GameService(store, renderer=fake_png)
+    store.lose, store.blind_after = True, 1
+    with pytest.raises(UserError, match="cannot tell"):
+        await service.challenge(CHANNEL, ALICE, BOB, "standard")
+    with pytest.raises(UserError, match="already have that challenge open here"):
+        await service.challenge(CHANNEL, ALICE, BOB, "standard")
+    assert len(await store.challenges(CHANNEL)) == 1
+
+
 async def test_whether_a_game_is_stored_in_a_channel_is_asked_of_the_store():
     store = LosesAnswers()
     service = GameService(store, renderer=fake_png)

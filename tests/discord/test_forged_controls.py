@@ -82,3 +82,15 @@ async def test_forged_numbers_out_of_range_get_one_private_answer_and_no_traceba
     assert [(s.type, s.ephemeral) for s in forged.callbacks] == [(CHANNEL_MESSAGE, True)]
     assert (await service.store.get(1)).status == "challenge"
     assert [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR] == []
+
+
+async def test_a_forged_accept_or_decline_from_a_dm_leaves_the_challenge_open(bot, fake, service):
+    made = await fake.slash("challenge", {"variant": "standard"}, user=fake.alice)
+    dm = fake.dm_channel_of(fake.bob)
+    for custom_id, user in (("kibitz:accept:1:0", fake.bob), (f"kibitz:decline:1:{fake.alice['id']}:0", fake.alice)):
+        forged = await forge(fake, custom_id, user, made, channel=dm)
+        assert forged.reply.ephemeral and "posted in another channel" in forged.reply.content
+    record = await service.store.get(1)
+    assert record.status == "challenge" and record.open_seat is not None
+    accepted = await fake.click("kibitz:accept:1:0", user=fake.bob, message=made.reply.message)   # on its message
+    assert "bob accepts" in accepted.text
