@@ -13,8 +13,9 @@ and ply of its board, not the picture: the board is drawn again from the stored 
 Posting carries the nonce of the channel post that failed before, so a post Discord made after
 all (its answer lost) is not made twice. Sending deletes the row.
 
-One board per game: a newer board kept for a game that has one pending takes its place, and keeps
-the older one's headline ("alice plays e4.") above its own text, so every move is still told. A
+One board per game: of the boards kept for a game, the one of the highest ply (not the one kept
+last: answers can fail out of order) is kept, with the others' headlines ("alice plays e4.")
+above its own text in the order played, so every move is still told. A
 board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
 e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
 buttons, no ping, as the newer board shows the game as it stands and an old position under it
@@ -26,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import discord
@@ -63,16 +65,20 @@ class Outbox(Timer):
         data.update(text=text if reply.ping is None else text.removeprefix(f"<@{reply.ping}> "),
                     board=reply.image is not None and reply.game_id is not None)
         store = self.service.store
+        kept = Delivery("post", guild_key(interaction), str(interaction.channel_id), nonce, reply.game_id, data,
+                        self.service.clock())
         try:
             async with self._lock:
-                if data["board"]:   # one board per game: an older one pending gives way, its headlines kept
-                    for older in await store.deliveries(PENDING):
-                        if older.kind == "post" and older.game_id == reply.game_id and older.reply.get("board"):
-                            data["earlier"] = [*data.get("earlier", []), *older.reply.get("earlier", []),
-                                               older.reply["text"].split("\n")[0]]
-                            await store.drop_delivery(older.id or 0)
-                await store.add_delivery(Delivery("post", guild_key(interaction), str(interaction.channel_id), nonce,
-                                                  reply.game_id, data, self.service.clock()))
+                if data["board"]:   # one board per game: the highest ply's is kept, the others' headlines above it
+                    rows = [older for older in await store.deliveries(PENDING) if older.kind == "post"
+                            and older.game_id == reply.game_id and older.reply.get("board")]
+                    board = max([kept, *reversed(rows)], key=lambda row: row.reply.get("ply") or 0)   # a tie: the newer
+                    told = sorted((told for row in [*rows, kept] for told in _headlines(row, row is not board)),
+                                  key=lambda told: told[0])
+                    kept = replace(board, id=None, reply={**board.reply, "earlier": told})
+                    for older in rows:
+                        await store.drop_delivery(older.id or 0)
+                await store.add_delivery(kept)
         except Exception:
             log.exception("could not keep the answer to interaction %s for later: it is lost", interaction.id)
             return
@@ -125,7 +131,7 @@ class Outbox(Timer):
         elif board is not None:
             reply.image, reply.alt, reply.filename = board.image, board.alt, board.filename
             reply.builder, reply.controls = board.builder, board.controls
-        reply.text = "\n".join([*data.get("earlier", []), reply.text])
+        reply.text = "\n".join([*(text for _, text in _headlines(delivery, False)), reply.text])
         channel = self.client.get_partial_messageable(int(delivery.channel_id))
         text, extras = self.compose(reply)
         pieces = split_content(text) or [""]
@@ -151,3 +157,11 @@ class Outbox(Timer):
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(IDLE):
                     await self._wake.wait()
+
+
+def _headlines(row: Delivery, own: bool) -> list[tuple[int, str]]:
+    """(ply, headline) of the moves a kept board tells above its text, with its own headline when `own`.
+    A headline kept as text alone (rows kept before plies were) counts as the board's ply."""
+    ply = row.reply.get("ply") or 0
+    told = [(told[0], told[1]) if isinstance(told, (list, tuple)) else (ply, told) for told in row.reply.get("earlier", [])]
+    return [*told, (ply, row.reply["text"].split("\n")[0])] if own else told

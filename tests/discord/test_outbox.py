@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
 
 import discord.webhook.async_
 import pytest
 
 from bot.discord import interactions, transport
-from bot.service import GameService
+from bot.service import GameService, Reply
 from bot.store import SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
@@ -195,4 +196,29 @@ async def test_a_kept_board_overtaken_by_a_newer_one_is_told_not_redrawn(bot, fa
     [told] = shown(fake, fake.channel_id, "alice plays **e4**")
     assert told.kind == "channel_message" and told.files == [] and not told.body.get("components")
     assert not told.content.startswith("<@") and "bob to move" not in told.content
+    assert await service.store.deliveries() == []
+
+
+def _kept(fake: FakeDiscord, game_id: int, ply: int, text: str, ping: dict) -> tuple:
+    """keep_post's arguments for the board of `game_id` at `ply` ("…plays…" headline, pinging `ping`)."""
+    interaction = SimpleNamespace(guild_id=int(fake.guild_id), channel_id=int(fake.channel_id), id=ply)
+    reply = Reply(text, image=b"board", game_id=game_id, ply=ply, ping=ping["id"])
+    return interaction, reply, f"<@{ping['id']}> {text}", f"n{ply}"
+
+
+async def test_boards_kept_out_of_order_show_the_newest_with_headlines_in_order(bot, fake, service):
+    """The answer to ply 1 is kept after the answer to ply 2 (its retries lasted longer): the ply-2
+    board is the one shown, pinging the player to move, with both headlines in the order played."""
+    await start_game(fake)
+    await bot.outbox.stop()   # sent when the test says
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
+    await fake.slash("move", {"move": "e7e5"}, user=fake.bob)
+    game_id = (await service.store.latest(fake.channel_id)).id
+    await bot.outbox.keep_post(*_kept(fake, game_id, 2, "bob plays **e5**, late.", fake.alice))
+    await bot.outbox.keep_post(*_kept(fake, game_id, 1, "alice plays **e4**, late.", fake.bob))
+
+    assert await bot.outbox.flush()
+    [posted] = shown(fake, fake.channel_id, ", late.")
+    assert posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**, late.\nbob plays **e5**, late.")
+    assert posted.files and posted.files[0].data.startswith(PNG_MAGIC)
     assert await service.store.deliveries() == []
