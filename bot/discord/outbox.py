@@ -106,8 +106,8 @@ class Outbox(Timer):
                     async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
                         await self._send(delivery)
                 except Exception as error:  # noqa: BLE001 - sorted: later, or never
-                    if retry_delay(error, 0, float("inf")) is not None:
-                        log.info("Discord still fails (%s); %s kept", describe(error), delivery.kind)
+                    if not _refused(error):
+                        _log_failure(error, delivery)
                         return False
                     log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
                               describe(error))
@@ -165,3 +165,16 @@ def _headlines(row: Delivery, own: bool) -> list[tuple[int, str]]:
     ply = row.reply.get("ply") or 0
     told = [(told[0], told[1]) if isinstance(told, (list, tuple)) else (ply, told) for told in row.reply.get("earlier", [])]
     return [*told, (ply, row.reply["text"].split("\n")[0])] if own else told
+
+
+def _refused(error: BaseException) -> bool:
+    """Whether Discord refused for good (a bad request, no access, gone): anything else is tried again."""
+    return isinstance(error, discord.HTTPException) and error.status in (400, 403, 404)
+
+
+def _log_failure(error: BaseException, delivery: Delivery) -> None:
+    if retry_delay(error, 0, float("inf")) is not None:
+        log.info("Discord still fails (%s); %s kept", describe(error), delivery.kind)
+    else:   # the store, or something unforeseen: kept, tried again
+        log.warning("could not %s in channel %s (%s); kept, tried again later", delivery.kind,
+                    delivery.channel_id, describe(error), exc_info=error)

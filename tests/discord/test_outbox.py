@@ -5,6 +5,7 @@ later; and a turn-builder Confirm shows its board once when replies are lost."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
 
@@ -221,4 +222,30 @@ async def test_boards_kept_out_of_order_show_the_newest_with_headlines_in_order(
     [posted] = shown(fake, fake.channel_id, ", late.")
     assert posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**, late.\nbob plays **e5**, late.")
     assert posted.files and posted.files[0].data.startswith(PNG_MAGIC)
+    assert await service.store.deliveries() == []
+
+
+async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quick, monkeypatch):
+    """Reading the game to draw a kept board fails once (the database is locked): the answer stays
+    kept and is shown on the next try."""
+    await start_game(fake)
+    await bot.outbox.stop()   # sent when the test says
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+    await until(service.store.deliveries)
+    fake.clear_faults()
+    get, failures = service.store.get, [sqlite3.OperationalError("database is locked")]
+
+    async def hiccup(game_id: int):
+        if failures:
+            raise failures.pop()
+        return await get(game_id)
+    monkeypatch.setattr(service.store, "get", hiccup)
+
+    assert not await bot.outbox.flush() and not failures
+    assert fake.channel_messages == [] and len(await service.store.deliveries()) == 1
+    await bot.outbox.flush()
+    [posted] = shown(fake, fake.channel_id, "alice plays **e4**")
+    assert posted.files and posted.content.startswith(f"<@{fake.bob['id']}>")
     assert await service.store.deliveries() == []
