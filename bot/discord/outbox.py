@@ -3,10 +3,13 @@
 ``deliver_reply`` (bot/discord/answers.py) retries a committed change's answer on the interaction,
 then in the channel; what still does not go through is kept here, as a row of the store's outbox
 (migration 005), and so is a "thinking" message that could be neither replaced nor deleted. A
-timer (``Outbox.start``, from the bot's setup_hook) tries the oldest row at once, then every
-``POLL`` seconds while any is pending, one try at a time (a row that fails for now ends the
-round: no storm of requests while Discord is down), so a kept answer shows within seconds of
-Discord answering again. Rows survive a restart; each process sends those of the servers it runs.
+timer (``Outbox.start``, from the bot's setup_hook) tries the rows at once, then every ``POLL``
+seconds while any is pending, one try at a time. A row that fails for now waits longer after
+each failure (up to ``BACKOFF`` seconds: no storm of requests while Discord is down), and so do
+the later rows of its channel, to keep their order; the other channels' rows go on. So a kept
+answer shows within seconds of Discord answering again, and one that fails for good in one
+channel holds up no other. A row older than ``MAX_AGE`` is dropped with a log line. Rows survive
+a restart; each process sends those of the servers it runs.
 
 A row holds what redraws the post: channel, text, who to ping, the buttons' data, and the game
 and ply of its board, not the picture: the board is drawn again from the stored game when sent.
@@ -26,8 +29,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -44,6 +49,8 @@ POLL = 2.0       # seconds between tries while something is pending
 ATTEMPT = 5.0    # longest one try may take (discord.py's own 5xx retries included): then the next round
 IDLE = 300.0     # with nothing pending, look again at least this often
 PENDING = 1000   # rows read per round
+BACKOFF = 8.0    # longest wait between two tries of one row, so it shows within 10 s of Discord answering
+MAX_AGE = 24 * 3600.0   # seconds a row is kept at most: an answer older than that is dropped, with a log line
 _KEPT = ("text", "ping", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
 
 
@@ -58,6 +65,7 @@ class Outbox(Timer):
         self.client, self.compose, self.owns = client, compose, owns
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
+        self._retry: dict[int | None, tuple[int, float]] = {}   # row id: (failures, time.monotonic() of its next try)
 
     async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str) -> None:
         """Keep a committed change's answer (`text`: what is left of it to post) for later."""
@@ -96,23 +104,46 @@ class Outbox(Timer):
         self._wake.set()
 
     async def flush(self) -> bool:
-        """Send the pending rows of this process's servers, oldest first, until one fails for now.
+        """Send the pending rows of this process's servers that are due, oldest first; a channel
+        whose row fails for now waits (its later rows too, to keep their order), the others go on.
         True when none of them is left."""
-        for delivery in await self.service.store.deliveries(PENDING):
+        rows = await self.service.store.deliveries(PENDING)
+        self._retry = {row.id: self._retry[row.id] for row in rows if row.id in self._retry}
+        waiting: set[str] = set()   # channels with a row to try later
+        for delivery in rows:
             if not self.owns(delivery.guild_id):
                 continue
-            async with self._lock:
-                try:
-                    async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
-                        await self._send(delivery)
-                except Exception as error:  # noqa: BLE001 - sorted: later, or never
-                    if not _refused(error):
-                        _log_failure(error, delivery)
-                        return False
-                    log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
-                              describe(error))
-                await self.service.store.drop_delivery(delivery.id or 0)
-        return True
+            failures, due = self._retry.get(delivery.id, (0, 0.0))
+            if self._too_old(delivery):
+                log.warning("could not %s in channel %s since %s: too old to matter, dropped", delivery.kind,
+                            delivery.channel_id, delivery.created_at)
+            elif due > time.monotonic() or delivery.channel_id in waiting:
+                waiting.add(delivery.channel_id)
+                continue
+            else:
+                async with self._lock:
+                    try:
+                        async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
+                            await self._send(delivery)
+                    except Exception as error:  # noqa: BLE001 - sorted: later, or never
+                        if not _refused(error):
+                            _log_failure(error, delivery)
+                            self._retry[delivery.id] = (failures + 1, time.monotonic() + min(POLL * 2 ** failures,
+                                                                                              BACKOFF))
+                            waiting.add(delivery.channel_id)
+                            continue
+                        log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
+                                  describe(error))
+            await self.service.store.drop_delivery(delivery.id or 0)
+            self._retry.pop(delivery.id, None)
+        return not waiting
+
+    def _too_old(self, delivery: Delivery) -> bool:
+        try:
+            age = datetime.fromisoformat(self.service.clock()) - datetime.fromisoformat(delivery.created_at)
+        except ValueError:   # no time kept
+            return False
+        return age.total_seconds() > MAX_AGE
 
     async def _send(self, delivery: Delivery) -> None:
         if delivery.kind == "delete":

@@ -14,7 +14,7 @@ import pytest
 
 from bot.discord import interactions, transport
 from bot.service import GameService, Reply
-from bot.store import SqliteStore
+from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
@@ -245,7 +245,47 @@ async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quic
 
     assert not await bot.outbox.flush() and not failures
     assert fake.channel_messages == [] and len(await service.store.deliveries()) == 1
-    await bot.outbox.flush()
+    await until(bot.outbox.flush)   # tried again once it is due
     [posted] = shown(fake, fake.channel_id, "alice plays **e4**")
     assert posted.files and posted.content.startswith(f"<@{fake.bob['id']}>")
     assert await service.store.deliveries() == []
+
+
+async def test_a_channel_that_keeps_failing_holds_up_no_other(bot, fake, service, quick):
+    """Posts to one channel keep failing: the answer kept for another channel is shown all the same,
+    and the failing one stays kept, tried no more than once per round."""
+    other = fake.add_channel("board-b")
+    await fake.wait_until(lambda: bot.get_channel(int(other)))
+    await start_in(fake, fake.channel_id)
+    await start_in(fake, other)
+    await bot.outbox.stop()   # sent when the test says
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    for channel in (fake.channel_id, other):   # the failing channel's row is the older one
+        await fake.slash("move", {"move": "e2e4"}, user=fake.alice, channel=channel, wait=False)
+        await until(lambda: _kept_in(service, channel))
+    fake.clear_faults()
+    fake.server_error(f"POST /channels/{fake.channel_id}/messages", status=503, times=None)
+    tried = len(fake.requests_to("channel_message"))
+
+    assert not await bot.outbox.flush()
+    [posted] = shown(fake, other, "alice plays **e4**")
+    assert posted.files and shown(fake, fake.channel_id, "alice plays **e4**") == []
+    [kept] = await service.store.deliveries()
+    assert kept.channel_id == fake.channel_id
+    assert len(fake.requests_to(f"POST /channels/{fake.channel_id}/messages")) - tried <= 2   # 2: other's post
+
+
+async def _kept_in(service: GameService, channel: str) -> bool:
+    return any(d.channel_id == channel for d in await service.store.deliveries())
+
+
+async def test_a_kept_answer_too_old_to_matter_is_dropped_with_a_log_line(bot, fake, service, caplog):
+    await bot.outbox.stop()   # sent when the test says
+    fake.server_error("channel_message", status=503, times=None)
+    await service.store.add_delivery(Delivery("post", fake.guild_id, fake.channel_id, "old", None,
+                                              {"text": "alice plays **e4**."}, "2000-01-01T00:00:00+00:00"))
+
+    assert await bot.outbox.flush()
+    assert await service.store.deliveries() == [] and fake.requests_to("channel_message") == []
+    assert any("too old" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
