@@ -65,7 +65,8 @@ class Outbox(Timer):
         self.client, self.compose, self.owns = client, compose, owns
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
-        self._retry: dict[int | None, tuple[int, float]] = {}   # row id: (failures, time.monotonic() of its next try)
+        self._retry: dict[tuple, tuple[int, float]] = {}   # _key(row): (failures, time.monotonic() of its next try)
+        self._merges = 0   # rows keep_post replaced: a row read before may be gone, or its id taken by a new one
 
     async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str) -> None:
         """Keep a committed change's answer (`text`: what is left of it to post) for later."""
@@ -86,6 +87,7 @@ class Outbox(Timer):
                     kept = replace(board, id=None, reply={**board.reply, "earlier": told})
                     for older in rows:
                         await store.drop_delivery(older.id or 0)
+                    self._merges += bool(rows)
                 await store.add_delivery(kept)
         except Exception:
             log.exception("could not keep the answer to interaction %s for later: it is lost", interaction.id)
@@ -107,35 +109,41 @@ class Outbox(Timer):
         """Send the pending rows of this process's servers that are due, oldest first; a channel
         whose row fails for now waits (its later rows too, to keep their order), the others go on.
         True when none of them is left."""
-        rows = await self.service.store.deliveries(PENDING)
-        self._retry = {row.id: self._retry[row.id] for row in rows if row.id in self._retry}
+        seen, rows = self._merges, await self.service.store.deliveries(PENDING)
+        current = rows   # as kept now (read again when keep_post replaced rows)
+        self._retry = {key: self._retry[key] for key in map(_key, rows) if key in self._retry}
         waiting: set[str] = set()   # channels with a row to try later
         for delivery in rows:
             if not self.owns(delivery.guild_id):
                 continue
-            failures, due = self._retry.get(delivery.id, (0, 0.0))
-            if self._too_old(delivery):
-                log.warning("could not %s in channel %s since %s: too old to matter, dropped", delivery.kind,
-                            delivery.channel_id, delivery.created_at)
-            elif due > time.monotonic() or delivery.channel_id in waiting:
+            failures, due = self._retry.get(_key(delivery), (0, 0.0))
+            old = self._too_old(delivery)
+            if not old and (due > time.monotonic() or delivery.channel_id in waiting):
                 waiting.add(delivery.channel_id)
                 continue
-            else:
-                async with self._lock:
+            async with self._lock:
+                if self._merges != seen:   # keep_post replaced rows since they were read: is this one still kept?
+                    seen, current = self._merges, await self.service.store.deliveries(PENDING)
+                    if delivery not in current:
+                        continue
+                if old:
+                    log.warning("could not %s in channel %s since %s: too old to matter, dropped", delivery.kind,
+                                delivery.channel_id, delivery.created_at)
+                else:
                     try:
                         async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
                             await self._send(delivery)
                     except Exception as error:  # noqa: BLE001 - sorted: later, or never
                         if not _refused(error):
                             _log_failure(error, delivery)
-                            self._retry[delivery.id] = (failures + 1, time.monotonic() + min(POLL * 2 ** failures,
-                                                                                              BACKOFF))
+                            self._retry[_key(delivery)] = (failures + 1, time.monotonic()
+                                                           + min(POLL * 2 ** failures, BACKOFF))
                             waiting.add(delivery.channel_id)
                             continue
                         log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
                                   describe(error))
-            await self.service.store.drop_delivery(delivery.id or 0)
-            self._retry.pop(delivery.id, None)
+                await self.service.store.drop_delivery(delivery.id or 0)
+            self._retry.pop(_key(delivery), None)
         return not waiting
 
     def _too_old(self, delivery: Delivery) -> bool:
@@ -209,3 +217,8 @@ def _log_failure(error: BaseException, delivery: Delivery) -> None:
     else:   # the store, or something unforeseen: kept, tried again
         log.warning("could not %s in channel %s (%s); kept, tried again later", delivery.kind,
                     delivery.channel_id, describe(error), exc_info=error)
+
+
+def _key(row: Delivery) -> tuple:
+    """A row as flush knows it: its id alone may be taken again by a newer row once it is dropped."""
+    return row.id, row.ref

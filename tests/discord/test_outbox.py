@@ -225,15 +225,21 @@ async def test_boards_kept_out_of_order_show_the_newest_with_headlines_in_order(
     assert await service.store.deliveries() == []
 
 
-async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quick, monkeypatch):
-    """Reading the game to draw a kept board fails once (the database is locked): the answer stays
-    kept and is shown on the next try."""
+async def _first_answer_kept(bot, fake: FakeDiscord, service: GameService) -> None:
+    """A game whose first move's answer is kept (posts answer 503 until clear_faults); the outbox
+    sends only when the test calls flush."""
     await start_game(fake)
-    await bot.outbox.stop()   # sent when the test says
+    await bot.outbox.stop()
     fake.unknown_webhook("answer")
     fake.server_error("channel_message", status=503, times=None)
     await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await until(service.store.deliveries)
+
+
+async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quick, monkeypatch):
+    """Reading the game to draw a kept board fails once (the database is locked): the answer stays
+    kept and is shown on the next try."""
+    await _first_answer_kept(bot, fake, service)
     fake.clear_faults()
     get, failures = service.store.get, [sqlite3.OperationalError("database is locked")]
 
@@ -289,3 +295,29 @@ async def test_a_kept_answer_too_old_to_matter_is_dropped_with_a_log_line(bot, f
     assert await bot.outbox.flush()
     assert await service.store.deliveries() == [] and fake.requests_to("channel_message") == []
     assert any("too old" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
+async def test_a_board_merged_while_the_outbox_sends_is_told_once(bot, fake, service, quick, monkeypatch):
+    """A row the outbox has read is merged into a newer board before its turn comes (the next move's
+    answer is kept meanwhile): the old row is not sent as well, so its headline is told once."""
+    await _first_answer_kept(bot, fake, service)
+    deliveries, armed = service.store.deliveries, [True]
+
+    async def meanwhile(limit: int = 100):
+        rows = await deliveries(limit)
+        if armed and armed.pop():   # flush has read the ply-1 row: the ply-2 answer is kept now
+            await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
+            await until(lambda: _merged(deliveries))
+            fake.clear_faults()
+        return rows
+    monkeypatch.setattr(service.store, "deliveries", meanwhile)
+
+    await bot.outbox.flush()
+    await until(bot.outbox.flush)
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
+    [posted] = shown(fake, fake.channel_id, "bob plays **e5**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**")
+
+
+async def _merged(deliveries: Callable[[], Awaitable[list[Delivery]]]) -> bool:
+    return [d.reply.get("ply") for d in await deliveries()] == [2]
