@@ -3,18 +3,22 @@
 ``deliver_reply`` (bot/discord/answers.py) retries a committed change's answer on the interaction,
 then in the channel; what still does not go through is kept here, as a row of the store's outbox
 (migration 005), and so is a "thinking" message that could be neither replaced nor deleted. A
-timer (``Outbox.start``, from the bot's setup_hook) tries the oldest row at once, then every
-``POLL`` seconds while any is pending, one try at a time (a row that fails for now ends the
-round: no storm of requests while Discord is down), so a kept answer shows within seconds of
-Discord answering again. Rows survive a restart; each process sends those of the servers it runs.
+timer (``Outbox.start``, from the bot's setup_hook) tries the rows at once, then every ``POLL``
+seconds while any is pending, one try at a time. A row that fails for now waits longer after
+each failure (up to ``BACKOFF`` seconds: no storm of requests while Discord is down), and so do
+the later rows of its channel, to keep their order; the other channels' rows go on. So a kept
+answer shows within seconds of Discord answering again, and one that fails for good in one
+channel holds up no other. A row older than ``MAX_AGE`` is dropped with a log line. Rows survive
+a restart; each process sends those of the servers it runs.
 
 A row holds what redraws the post: channel, text, who to ping, the buttons' data, and the game
 and ply of its board, not the picture: the board is drawn again from the stored game when sent.
 Posting carries the nonce of the channel post that failed before, so a post Discord made after
 all (its answer lost) is not made twice. Sending deletes the row.
 
-One board per game: a newer board kept for a game that has one pending takes its place, and keeps
-the older one's headline ("alice plays e4.") above its own text, so every move is still told. A
+One board per game: of the boards kept for a game, the one of the highest ply (not the one kept
+last: answers can fail out of order) is kept, with the others' headlines ("alice plays e4.")
+above its own text in the order played, so every move is still told. A
 board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
 e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
 buttons, no ping, as the newer board shows the game as it stands and an old position under it
@@ -25,7 +29,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 import discord
@@ -42,6 +49,8 @@ POLL = 2.0       # seconds between tries while something is pending
 ATTEMPT = 5.0    # longest one try may take (discord.py's own 5xx retries included): then the next round
 IDLE = 300.0     # with nothing pending, look again at least this often
 PENDING = 1000   # rows read per round
+BACKOFF = 8.0    # longest wait between two tries of one row, so it shows within 10 s of Discord answering
+MAX_AGE = 24 * 3600.0   # seconds a row is kept at most: an answer older than that is dropped, with a log line
 _KEPT = ("text", "ping", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
 
 
@@ -56,6 +65,8 @@ class Outbox(Timer):
         self.client, self.compose, self.owns = client, compose, owns
         self._wake = asyncio.Event()
         self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
+        self._retry: dict[tuple, tuple[int, float]] = {}   # _key(row): (failures, time.monotonic() of its next try)
+        self._merges = 0   # rows keep_post replaced: a row read before may be gone, or its id taken by a new one
 
     async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str) -> None:
         """Keep a committed change's answer (`text`: what is left of it to post) for later."""
@@ -63,16 +74,21 @@ class Outbox(Timer):
         data.update(text=text if reply.ping is None else text.removeprefix(f"<@{reply.ping}> "),
                     board=reply.image is not None and reply.game_id is not None)
         store = self.service.store
+        kept = Delivery("post", guild_key(interaction), str(interaction.channel_id), nonce, reply.game_id, data,
+                        self.service.clock())
         try:
             async with self._lock:
-                if data["board"]:   # one board per game: an older one pending gives way, its headlines kept
-                    for older in await store.deliveries(PENDING):
-                        if older.kind == "post" and older.game_id == reply.game_id and older.reply.get("board"):
-                            data["earlier"] = [*data.get("earlier", []), *older.reply.get("earlier", []),
-                                               older.reply["text"].split("\n")[0]]
-                            await store.drop_delivery(older.id or 0)
-                await store.add_delivery(Delivery("post", guild_key(interaction), str(interaction.channel_id), nonce,
-                                                  reply.game_id, data, self.service.clock()))
+                if data["board"]:   # one board per game: the highest ply's is kept, the others' headlines above it
+                    rows = [older for older in await store.deliveries(PENDING) if older.kind == "post"
+                            and older.game_id == reply.game_id and older.reply.get("board")]
+                    board = max([kept, *reversed(rows)], key=lambda row: row.reply.get("ply") or 0)   # a tie: the newer
+                    told = sorted((told for row in [*rows, kept] for told in _headlines(row, row is not board)),
+                                  key=lambda told: told[0])
+                    kept = replace(board, id=None, reply={**board.reply, "earlier": told})
+                    for older in rows:
+                        await store.drop_delivery(older.id or 0)
+                    self._merges += bool(rows)
+                await store.add_delivery(kept)
         except Exception:
             log.exception("could not keep the answer to interaction %s for later: it is lost", interaction.id)
             return
@@ -90,23 +106,52 @@ class Outbox(Timer):
         self._wake.set()
 
     async def flush(self) -> bool:
-        """Send the pending rows of this process's servers, oldest first, until one fails for now.
+        """Send the pending rows of this process's servers that are due, oldest first; a channel
+        whose row fails for now waits (its later rows too, to keep their order), the others go on.
         True when none of them is left."""
-        for delivery in await self.service.store.deliveries(PENDING):
+        seen, rows = self._merges, await self.service.store.deliveries(PENDING)
+        current = rows   # as kept now (read again when keep_post replaced rows)
+        self._retry = {key: self._retry[key] for key in map(_key, rows) if key in self._retry}
+        waiting: set[str] = set()   # channels with a row to try later
+        for delivery in rows:
             if not self.owns(delivery.guild_id):
                 continue
+            failures, due = self._retry.get(_key(delivery), (0, 0.0))
+            old = self._too_old(delivery)
+            if not old and (due > time.monotonic() or delivery.channel_id in waiting):
+                waiting.add(delivery.channel_id)
+                continue
             async with self._lock:
-                try:
-                    async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
-                        await self._send(delivery)
-                except Exception as error:  # noqa: BLE001 - sorted: later, or never
-                    if retry_delay(error, 0, float("inf")) is not None:
-                        log.info("Discord still fails (%s); %s kept", describe(error), delivery.kind)
-                        return False
-                    log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
-                              describe(error))
+                if self._merges != seen:   # keep_post replaced rows since they were read: is this one still kept?
+                    seen, current = self._merges, await self.service.store.deliveries(PENDING)
+                    if delivery not in current:
+                        continue
+                if old:
+                    log.warning("could not %s in channel %s since %s: too old to matter, dropped", delivery.kind,
+                                delivery.channel_id, delivery.created_at)
+                else:
+                    try:
+                        async with asyncio.timeout(ATTEMPT):   # not wait_for: in 3.11 it can swallow a cancel
+                            await self._send(delivery)
+                    except Exception as error:  # noqa: BLE001 - sorted: later, or never
+                        if not _refused(error):
+                            _log_failure(error, delivery)
+                            self._retry[_key(delivery)] = (failures + 1, time.monotonic()
+                                                           + min(POLL * 2 ** failures, BACKOFF))
+                            waiting.add(delivery.channel_id)
+                            continue
+                        log.error("could not %s in channel %s (%s): dropped", delivery.kind, delivery.channel_id,
+                                  describe(error))
                 await self.service.store.drop_delivery(delivery.id or 0)
-        return True
+            self._retry.pop(_key(delivery), None)
+        return not waiting
+
+    def _too_old(self, delivery: Delivery) -> bool:
+        try:
+            age = datetime.fromisoformat(self.service.clock()) - datetime.fromisoformat(delivery.created_at)
+        except ValueError:   # no time kept
+            return False
+        return age.total_seconds() > MAX_AGE
 
     async def _send(self, delivery: Delivery) -> None:
         if delivery.kind == "delete":
@@ -125,7 +170,7 @@ class Outbox(Timer):
         elif board is not None:
             reply.image, reply.alt, reply.filename = board.image, board.alt, board.filename
             reply.builder, reply.controls = board.builder, board.controls
-        reply.text = "\n".join([*data.get("earlier", []), reply.text])
+        reply.text = "\n".join([*(text for _, text in _headlines(delivery, False)), reply.text])
         channel = self.client.get_partial_messageable(int(delivery.channel_id))
         text, extras = self.compose(reply)
         pieces = split_content(text) or [""]
@@ -151,3 +196,29 @@ class Outbox(Timer):
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(IDLE):
                     await self._wake.wait()
+
+
+def _headlines(row: Delivery, own: bool) -> list[tuple[int, str]]:
+    """(ply, headline) of the moves a kept board tells above its text, with its own headline when `own`.
+    A headline kept as text alone (rows kept before plies were) counts as the board's ply."""
+    ply = row.reply.get("ply") or 0
+    told = [(told[0], told[1]) if isinstance(told, (list, tuple)) else (ply, told) for told in row.reply.get("earlier", [])]
+    return [*told, (ply, row.reply["text"].split("\n")[0])] if own else told
+
+
+def _refused(error: BaseException) -> bool:
+    """Whether Discord refused for good (a bad request, no access, gone): anything else is tried again."""
+    return isinstance(error, discord.HTTPException) and error.status in (400, 403, 404)
+
+
+def _log_failure(error: BaseException, delivery: Delivery) -> None:
+    if retry_delay(error, 0, float("inf")) is not None:
+        log.info("Discord still fails (%s); %s kept", describe(error), delivery.kind)
+    else:   # the store, or something unforeseen: kept, tried again
+        log.warning("could not %s in channel %s (%s); kept, tried again later", delivery.kind,
+                    delivery.channel_id, describe(error), exc_info=error)
+
+
+def _key(row: Delivery) -> tuple:
+    """A row as flush knows it: its id alone may be taken again by a newer row once it is dropped."""
+    return row.id, row.ref

@@ -5,14 +5,16 @@ later; and a turn-builder Confirm shows its board once when replies are lost."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
+from types import SimpleNamespace
 
 import discord.webhook.async_
 import pytest
 
 from bot.discord import interactions, transport
-from bot.service import GameService
-from bot.store import SqliteStore
+from bot.service import GameService, Reply
+from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
@@ -196,3 +198,127 @@ async def test_a_kept_board_overtaken_by_a_newer_one_is_told_not_redrawn(bot, fa
     assert told.kind == "channel_message" and told.files == [] and not told.body.get("components")
     assert not told.content.startswith("<@") and "bob to move" not in told.content
     assert await service.store.deliveries() == []
+
+
+def _kept(fake: FakeDiscord, game_id: int, ply: int, text: str, ping: dict) -> tuple:
+    """keep_post's arguments for the board of `game_id` at `ply` ("…plays…" headline, pinging `ping`)."""
+    interaction = SimpleNamespace(guild_id=int(fake.guild_id), channel_id=int(fake.channel_id), id=ply)
+    reply = Reply(text, image=b"board", game_id=game_id, ply=ply, ping=ping["id"])
+    return interaction, reply, f"<@{ping['id']}> {text}", f"n{ply}"
+
+
+async def test_boards_kept_out_of_order_show_the_newest_with_headlines_in_order(bot, fake, service):
+    """The answer to ply 1 is kept after the answer to ply 2 (its retries lasted longer): the ply-2
+    board is the one shown, pinging the player to move, with both headlines in the order played."""
+    await start_game(fake)
+    await bot.outbox.stop()   # sent when the test says
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice)
+    await fake.slash("move", {"move": "e7e5"}, user=fake.bob)
+    game_id = (await service.store.latest(fake.channel_id)).id
+    await bot.outbox.keep_post(*_kept(fake, game_id, 2, "bob plays **e5**, late.", fake.alice))
+    await bot.outbox.keep_post(*_kept(fake, game_id, 1, "alice plays **e4**, late.", fake.bob))
+
+    assert await bot.outbox.flush()
+    [posted] = shown(fake, fake.channel_id, ", late.")
+    assert posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**, late.\nbob plays **e5**, late.")
+    assert posted.files and posted.files[0].data.startswith(PNG_MAGIC)
+    assert await service.store.deliveries() == []
+
+
+async def _first_answer_kept(bot, fake: FakeDiscord, service: GameService) -> None:
+    """A game whose first move's answer is kept (posts answer 503 until clear_faults); the outbox
+    sends only when the test calls flush."""
+    await start_game(fake)
+    await bot.outbox.stop()
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+    await until(service.store.deliveries)
+
+
+async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quick, monkeypatch):
+    """Reading the game to draw a kept board fails once (the database is locked): the answer stays
+    kept and is shown on the next try."""
+    await _first_answer_kept(bot, fake, service)
+    fake.clear_faults()
+    get, failures = service.store.get, [sqlite3.OperationalError("database is locked")]
+
+    async def hiccup(game_id: int):
+        if failures:
+            raise failures.pop()
+        return await get(game_id)
+    monkeypatch.setattr(service.store, "get", hiccup)
+
+    assert not await bot.outbox.flush() and not failures
+    assert fake.channel_messages == [] and len(await service.store.deliveries()) == 1
+    await until(bot.outbox.flush)   # tried again once it is due
+    [posted] = shown(fake, fake.channel_id, "alice plays **e4**")
+    assert posted.files and posted.content.startswith(f"<@{fake.bob['id']}>")
+    assert await service.store.deliveries() == []
+
+
+async def test_a_channel_that_keeps_failing_holds_up_no_other(bot, fake, service, quick):
+    """Posts to one channel keep failing: the answer kept for another channel is shown all the same,
+    and the failing one stays kept, tried no more than once per round."""
+    other = fake.add_channel("board-b")
+    await fake.wait_until(lambda: bot.get_channel(int(other)))
+    await start_in(fake, fake.channel_id)
+    await start_in(fake, other)
+    await bot.outbox.stop()   # sent when the test says
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    for channel in (fake.channel_id, other):   # the failing channel's row is the older one
+        await fake.slash("move", {"move": "e2e4"}, user=fake.alice, channel=channel, wait=False)
+        await until(lambda: _kept_in(service, channel))
+    fake.clear_faults()
+    posts = f"POST /channels/{fake.channel_id}/messages"
+    fake.server_error(posts, status=503, times=None)
+    tried = len(fake.requests_to(posts))
+
+    assert not await bot.outbox.flush()
+    [posted] = shown(fake, other, "alice plays **e4**")
+    assert posted.files and shown(fake, fake.channel_id, "alice plays **e4**") == []
+    [kept] = await service.store.deliveries()
+    assert kept.channel_id == fake.channel_id
+    assert len(fake.requests_to(posts)) - tried == 1   # tried once (discord.py does not retry a 503)
+
+
+async def _kept_in(service: GameService, channel: str) -> bool:
+    return any(d.channel_id == channel for d in await service.store.deliveries())
+
+
+async def test_a_kept_answer_too_old_to_matter_is_dropped_with_a_log_line(bot, fake, service, caplog):
+    await bot.outbox.stop()   # sent when the test says
+    fake.server_error("channel_message", status=503, times=None)
+    await service.store.add_delivery(Delivery("post", fake.guild_id, fake.channel_id, "old", None,
+                                              {"text": "alice plays **e4**."}, "2000-01-01T00:00:00+00:00"))
+
+    assert await bot.outbox.flush()
+    assert await service.store.deliveries() == [] and fake.requests_to("channel_message") == []
+    assert any("too old" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
+
+
+async def test_a_board_merged_while_the_outbox_sends_is_told_once(bot, fake, service, quick, monkeypatch):
+    """A row the outbox has read is merged into a newer board before its turn comes (the next move's
+    answer is kept meanwhile): the old row is not sent as well, so its headline is told once."""
+    await _first_answer_kept(bot, fake, service)
+    deliveries, armed = service.store.deliveries, [True]
+
+    async def meanwhile(limit: int = 100):
+        rows = await deliveries(limit)
+        if armed and armed.pop():   # flush has read the ply-1 row: the ply-2 answer is kept now
+            await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
+            await until(lambda: _merged(deliveries))
+            fake.clear_faults()
+        return rows
+    monkeypatch.setattr(service.store, "deliveries", meanwhile)
+
+    await bot.outbox.flush()
+    await until(bot.outbox.flush)
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
+    [posted] = shown(fake, fake.channel_id, "bob plays **e5**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**")
+
+
+async def _merged(deliveries: Callable[[], Awaitable[list[Delivery]]]) -> bool:
+    return [d.reply.get("ply") for d in await deliveries()] == [2]
