@@ -18,6 +18,7 @@ from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
+from tests.discord.test_deadlines import begin, posted, service_with
 from tests.discord.test_discord_faults import _FastAsyncio
 from tests.discord.test_turn_builder import build, builder_of, start
 
@@ -347,3 +348,17 @@ async def test_the_first_board_in_a_new_thread_is_shown_after_a_stretch_of_503s(
     assert board.files and board.files[0].data.startswith(PNG_MAGIC) and "alice to move" in board.content
     assert any(r.status == 503 for r in fake.requests_to("channel_message"))   # the stretch was felt
 
+
+async def test_a_loss_on_time_is_shown_after_a_stretch_of_503s(fake, quick, threads):
+    """The reminder and the final board of a game lost on time, posted by the scheduler while
+    posts answer 503, each show once Discord answers again, once."""
+    service = service_with(KIBITZ_MOVE_DEADLINE="2")
+    async with running_bot(fake, service):
+        thread = await begin(fake)
+        fake.server_error("channel_message", status=503, seconds=STRETCH + 2)
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), timeout=30)
+        await until(lambda: _kept_none(service))
+        [final] = posted(fake, thread, "ran out of time")
+        assert "**bob wins** (0-1): Time." in final.content and final.files
+        assert len(posted(fake, thread, "your move in")) == 1
+        assert any(r.status == 503 for r in fake.requests_to("channel_message"))
