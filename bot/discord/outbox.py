@@ -2,7 +2,8 @@
 
 ``deliver_reply`` (bot/discord/answers.py) retries a committed change's answer on the interaction,
 then in the channel; what still does not go through is kept here, as a row of the store's outbox
-(migration 005), and so is a "thinking" message that could be neither replaced nor deleted. A
+(migration 005), and so is a "thinking" message that could be neither replaced nor deleted, and a
+post with no interaction to answer (``post_kept``: a new game's first board, a deadline's post). A
 timer (``Outbox.start``, from the bot's setup_hook) tries the rows at once, then every ``POLL``
 seconds while any is pending, one try at a time. A row that fails for now waits longer after
 each failure (up to ``BACKOFF`` seconds: no storm of requests while Discord is down), and so do
