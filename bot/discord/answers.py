@@ -212,18 +212,33 @@ async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, ch
     return reply
 
 
-async def post_reply(channel: discord.abc.Messageable, reply: Reply) -> discord.Message | None:
-    """Post a Reply (board, buttons, ping) as a plain bot message, e.g. in a game's thread.
-    Never raises: the change it reports is committed; a failure is logged. Returns the last message."""
+async def post_reply(interaction: discord.Interaction, channel: discord.abc.Messageable,
+                     reply: Reply) -> discord.Message | None:
+    """Post a Reply (board, buttons, ping) as a plain bot message, e.g. in a game's new thread, for
+    the change `interaction` made. Never raises: the change it reports is committed (``post_kept``)."""
+    return await post_kept(interaction.client, guild_key(interaction), channel, reply, f"{interaction.id}-p",
+                           f"game {reply.game_id} in {getattr(channel, 'id', '?')}")
+
+
+async def post_kept(client: discord.Client, guild_id: str | None, channel: discord.abc.Messageable, reply: Reply,
+                    nonce: str, what: str) -> discord.Message | None:
+    """Post the Reply of a committed change in `channel`, each message retried (transport.py) with the
+    nonce `nonce` and its index, so a retry never posts it twice; what Discord does not take for now
+    goes to the outbox. Never raises; returns the last message, None when not posted (yet)."""
     texts = split_content(reply_text(reply)) or [""]
     message = None
+    use_joined_bodies()
     for index, text in enumerate(texts):
-        extras: dict[str, Any] = message_kwargs(reply) if index == len(texts) - 1 else {}
+        extras: Callable[[], dict[str, Any]] = (lambda: message_kwargs(reply)) if index == len(texts) - 1 else dict
         try:
-            message = await channel.send(text or None, **extras)
-        except Exception as error:  # noqa: BLE001 - committed: log, never turn into an error
-            log.error("could not post game %s in %s: %s", reply.game_id, getattr(channel, "id", "?"),
-                      describe(error), exc_info=error)
+            message = await with_retries(lambda: channel.send(text or None, nonce=f"{nonce}{index}", **extras()),
+                                         f"posting {what}")
+        except Exception as error:  # noqa: BLE001 - committed: log or keep, never turn into an error
+            if retry_delay(error, 0, float("inf")) is None:
+                log.error("could not post %s: %s", what, describe(error), exc_info=error)
+            else:
+                await client.outbox.keep_reply(guild_id, str(getattr(channel, "id", "")),  # type: ignore[attr-defined]
+                                               reply, "\n".join(texts[index:]), f"{nonce}{index}", what)
             return None
     return message
 

@@ -42,7 +42,8 @@ class Answers(Protocol):
 
     async def deliver(self, interaction: discord.Interaction, reply: Reply) -> None: ...
 
-    async def post(self, channel: discord.abc.Messageable, reply: Reply) -> discord.Message | None: ...
+    async def post(self, interaction: discord.Interaction, channel: discord.abc.Messageable,
+                   reply: Reply) -> discord.Message | None: ...
 
 
 def answers_of(interaction: discord.Interaction) -> Answers:

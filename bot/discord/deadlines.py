@@ -5,13 +5,11 @@ a game's channel or thread (a reminder, the final board of a game lost on time).
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
-from bot.discord.answers import message_kwargs, reply_text
+from bot.discord.answers import post_kept
 from bot.discord.components.challenge import show_settled
-from bot.discord.transport import split_content
 from bot.service import DueEvent, Reply
 from bot.store import GameRecord
 
@@ -23,18 +21,16 @@ async def show_expired(bot: discord.Client, record: GameRecord, text: str) -> No
     the edit fails, post `text` where the challenge was asked for instead."""
     if await show_settled(bot, record, "expired"):
         return
-    channel = bot.get_partial_messageable(int(record.home_channel_id or record.channel_id))
-    await channel.send(text)
+    await post_in(bot, record, record.home_channel_id or record.channel_id, Reply(text), "expired")
 
 
-async def post_in(bot: discord.Client, channel_id: str, reply: Reply) -> None:
+async def post_in(bot: discord.Client, record: GameRecord, channel_id: str, reply: Reply, kind: str) -> None:
     """Post a Reply in a channel or thread: its text (opening with the mention of `reply.ping`,
-    the one member it may ping), its board and buttons with the last piece."""
-    channel = bot.get_partial_messageable(int(channel_id))
-    pieces = split_content(reply_text(reply)) or [""]
-    for index, piece in enumerate(pieces):
-        extra: dict[str, Any] = message_kwargs(reply) if index == len(pieces) - 1 else {}
-        await channel.send(piece or None, **extra)
+    the one member it may ping), its board and buttons with the last piece; retried, else kept in
+    the outbox (answers.py's ``post_kept``), with a nonce of the game, the event and the game's
+    version, so it is never posted twice."""
+    await post_kept(bot, record.guild_id, bot.get_partial_messageable(int(channel_id)), reply,
+                    f"{record.id}-{kind[0]}{record.version}-", f"the {kind} of game {record.id}")
 
 
 async def show_event(bot: discord.Client, event: DueEvent) -> None:
@@ -42,4 +38,4 @@ async def show_event(bot: discord.Client, event: DueEvent) -> None:
     if event.kind == "expired":
         await show_expired(bot, event.record, event.reply.text)
     else:   # a reminder (pinging reply.ping, and no one else), or the final board
-        await post_in(bot, event.record.channel_id, event.reply)
+        await post_in(bot, event.record, event.record.channel_id, event.reply, event.kind)

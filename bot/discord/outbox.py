@@ -2,7 +2,8 @@
 
 ``deliver_reply`` (bot/discord/answers.py) retries a committed change's answer on the interaction,
 then in the channel; what still does not go through is kept here, as a row of the store's outbox
-(migration 005), and so is a "thinking" message that could be neither replaced nor deleted. A
+(migration 005), and so is a "thinking" message that could be neither replaced nor deleted, and a
+post with no interaction to answer (``post_kept``: a new game's first board, a deadline's post). A
 timer (``Outbox.start``, from the bot's setup_hook) tries the rows at once, then every ``POLL``
 seconds while any is pending, one try at a time. A row that fails for now waits longer after
 each failure (up to ``BACKOFF`` seconds: no storm of requests while Discord is down), and so do
@@ -70,12 +71,18 @@ class Outbox(Timer):
 
     async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str) -> None:
         """Keep a committed change's answer (`text`: what is left of it to post) for later."""
+        await self.keep_reply(guild_key(interaction), str(interaction.channel_id), reply, text, nonce,
+                              f"the answer to interaction {interaction.id}")
+
+    async def keep_reply(self, guild_id: str | None, channel_id: str, reply: Reply, text: str, nonce: str,
+                         what: str) -> None:
+        """Keep a committed change's post in `channel_id` (`text`: what is left of it to post) for later;
+        `what` names it in the log."""
         data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
         data.update(text=text if reply.ping is None else text.removeprefix(f"<@{reply.ping}> "),
                     board=reply.image is not None and reply.game_id is not None)
         store = self.service.store
-        kept = Delivery("post", guild_key(interaction), str(interaction.channel_id), nonce, reply.game_id, data,
-                        self.service.clock())
+        kept = Delivery("post", guild_id, channel_id, nonce, reply.game_id, data, self.service.clock())
         try:
             async with self._lock:
                 if data["board"]:   # one board per game: the highest ply's is kept, the others' headlines above it
@@ -90,9 +97,9 @@ class Outbox(Timer):
                     self._merges += bool(rows)
                 await store.add_delivery(kept)
         except Exception:
-            log.exception("could not keep the answer to interaction %s for later: it is lost", interaction.id)
+            log.exception("could not keep %s for later: it is lost", what)
             return
-        log.warning("kept the answer to interaction %s (game %s) until Discord takes it", interaction.id, reply.game_id)
+        log.warning("kept %s (game %s) until Discord takes it", what, reply.game_id)
         self._wake.set()
 
     async def keep_removal(self, guild_id: str | None, channel_id: str, message_id: int) -> None:

@@ -18,6 +18,7 @@ from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
+from tests.discord.test_deadlines import begin, posted, service_with
 from tests.discord.test_discord_faults import _FastAsyncio
 from tests.discord.test_turn_builder import build, builder_of, start
 
@@ -27,9 +28,15 @@ STRETCH = 4.0   # seconds of 503s: longer than the bot's own retries here (quick
 LINE = [("alice", "e2e4", "e4"), ("bob", "e7e5", "e5"), ("alice", "g1f3", "Nf3"), ("bob", "b8c6", "Nc6")]
 
 
+@pytest.fixture
+def threads():
+    """Games get threads of their own (the other tests here play where the command runs)."""
+
+
 @pytest.fixture(autouse=True)
-def games_in_place(fake):
-    fake.deny_threads()
+def games_in_place(fake, request):
+    if "threads" not in request.fixturenames:
+        fake.deny_threads()
 
 
 @pytest.fixture
@@ -322,3 +329,36 @@ async def test_a_board_merged_while_the_outbox_sends_is_told_once(bot, fake, ser
 
 async def _merged(deliveries: Callable[[], Awaitable[list[Delivery]]]) -> bool:
     return [d.reply.get("ply") for d in await deliveries()] == [2]
+
+
+async def test_the_first_board_in_a_new_thread_is_shown_after_a_stretch_of_503s(bot, fake, service, quick, threads):
+    """Accept while posts answer 503: the pointer names the thread, and the game's first board
+    shows in it once Discord answers again, once."""
+    made = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"},
+                            user=fake.alice)
+    accept_id = next(c["custom_id"] for c in made.components() if c["label"] == "Accept")
+    fake.server_error("channel_message", status=503, seconds=STRETCH)
+    accepted = await fake.click(accept_id, user=fake.bob, message=made.reply.message)
+    assert "is played in" in accepted.reply.content
+    thread = list(fake.threads)[-1]
+
+    await fake.wait_until(lambda: fake.messages_in(thread), timeout=30)
+    await until(lambda: _kept_none(service))
+    [board] = fake.messages_in(thread)
+    assert board.files and board.files[0].data.startswith(PNG_MAGIC) and "alice to move" in board.content
+    assert any(r.status == 503 for r in fake.requests_to("channel_message"))   # the stretch was felt
+
+
+async def test_a_loss_on_time_is_shown_after_a_stretch_of_503s(fake, quick, threads):
+    """The reminder and the final board of a game lost on time, posted by the scheduler while
+    posts answer 503, each show once Discord answers again, once."""
+    service = service_with(KIBITZ_MOVE_DEADLINE="2")
+    async with running_bot(fake, service):
+        thread = await begin(fake)
+        fake.server_error("channel_message", status=503, seconds=STRETCH + 2)
+        await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), timeout=30)
+        await until(lambda: _kept_none(service))
+        [final] = posted(fake, thread, "ran out of time")
+        assert "**bob wins** (0-1): Time." in final.content and final.files
+        assert len(posted(fake, thread, "your move in")) == 1
+        assert any(r.status == 503 for r in fake.requests_to("channel_message"))

@@ -92,7 +92,7 @@ class Starting(commands.Cog):
                 raise
             if thread is None:
                 return reply
-            await post_reply(thread, reply)
+            await post_reply(interaction, thread, reply)
             await add_players(thread, [user.id])
             return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
 
@@ -164,7 +164,7 @@ async def _deal(interaction: discord.Interaction, service: GameService, me: Play
             await drop_thread(place, service)   # made for this copy, which was not dealt
         raise
     # The copy is dealt: from here on nothing may turn into an error reply.
-    await post_reply(place, reply)
+    await post_reply(interaction, place, reply)
     await post_grid(interaction.client, service, reply.game_id)
     try:
         await send(interaction, f"Today's {name} deal is yours to play {where}. Only your first finish counts "

@@ -202,7 +202,7 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
             raise
         if thread is None:
             return reply, settled_text(record, "accepted", by=user.name)
-        await answers_of(interaction).post(thread, reply)
+        await answers_of(interaction).post(interaction, thread, reply)
         await add_players(thread, [pid or user.id for pid, _ in record.players])
         info_line = reply.text.splitlines()[1] if len(reply.text.splitlines()) > 1 else ""
         pointer = Reply(f"{user.name} accepts. {info_line} is played in {thread.jump_url}", game_id=reply.game_id)
