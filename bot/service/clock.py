@@ -9,7 +9,7 @@ from typing import Awaitable, Callable
 import rules
 from rules import Outcome
 
-from ..store import GameRecord, holds
+from ..store import GameRecord, GameStatus, holds
 from ..timing import duration
 from .tables import Live, Tables
 from .types import DueEvent, Reply, Unsure, UserError
@@ -33,7 +33,7 @@ class Clock(Tables):
     def deadline_of(cls, record: GameRecord) -> float | None:
         """When the player to move runs out of time. While a game goes on, due_at is the next
         thing due: the reminder's time until the reminder is sent, then the deadline itself."""
-        if record.status != "active" or record.due_at is None or record.reminded or not record.move_seconds:
+        if record.status != GameStatus.ACTIVE or record.due_at is None or record.reminded or not record.move_seconds:
             return record.due_at
         return record.due_at + record.move_seconds * cls.REMIND_SHARE
 
@@ -53,7 +53,7 @@ class Clock(Tables):
         events = await self._landed_meanwhile()
         for record in await self._due_here(now, owns):
             try:
-                event = await (self._expire(record) if record.status == "challenge" else self._clock_due(record, now))
+                event = await (self._expire(record) if record.status == GameStatus.CHALLENGE else self._clock_due(record, now))
             except UserError:   # changed meanwhile (a move, an answer, another process): nothing fired;
                 continue        # or the store could not say (Unsure): the next round reads it back
             except Exception:
@@ -103,7 +103,7 @@ class Clock(Tables):
 
     async def _expire(self, record: GameRecord) -> DueEvent:
         before = record.copy()
-        record.status, record.due_at = "expired", None
+        record.status, record.due_at = GameStatus.EXPIRED, None
         info = rules.VARIANTS.get(record.variant)
         name = info.name if info else record.variant
         challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")

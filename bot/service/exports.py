@@ -8,7 +8,7 @@ import rules
 from rules import Game
 
 from ..names import plain
-from ..store import GameRecord
+from ..store import GameRecord, GameStatus
 from ..timing import plural
 from .tables import Tables
 from .types import Reply, UserError
@@ -25,7 +25,7 @@ class Exports(Tables):
             live = await self._load(channel)
             if live is not None and live.game is not None:
                 return live.record.copy()
-            record = await self.store.latest(channel, ("active", "finished"))
+            record = await self.store.latest(channel, (GameStatus.ACTIVE, GameStatus.FINISHED))
         if record is None:
             raise UserError("No game to show in this channel yet. Start one with /puzzle or /challenge.")
         return record

@@ -9,7 +9,7 @@ from rules import Game, Outcome
 
 from .. import daily
 from ..settings import MAX_DAYS, MIN_DAYS
-from ..store import OPEN_SEAT, ChannelBusy, GameRecord, StaleRecord
+from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
 from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Player, Reply, UserError
@@ -42,7 +42,7 @@ class Games(Tables):
             await self._refuse_if_busy(channel)
             game = rules.new_game(info.slug, seed=seed, fen=start)
             now = self.clock()
-            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
+            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), GameStatus.ACTIVE, guild,
                                 seed=seed, start_fen=game.fen(), created_at=now, updated_at=now,
                                 rules_version=RULES_VERSION, home_channel_id=home or channel)
             self._settle(record, game)
@@ -85,7 +85,7 @@ class Games(Tables):
             seed = random.randrange(2**31)   # stored with the start FEN: the set-up replays exactly
             game = rules.new_game(info.slug, seed=seed)
             now = self.clock()
-            record = GameRecord(info.slug, channel, seats, game.fen(), "challenge", guild, seed=seed,
+            record = GameRecord(info.slug, channel, seats, game.fen(), GameStatus.CHALLENGE, guild, seed=seed,
                                 start_fen=game.fen(), created_at=now, updated_at=now, rules_version=RULES_VERSION,
                                 home_channel_id=channel, challenger_id=challenger.id,
                                 move_seconds=days * DAY if days is not None else self._default_seconds(),
@@ -134,7 +134,7 @@ class Games(Tables):
                 record.players[seat] = (user.id, user.name)
             game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
             record.channel_id = where
-            record.status = "active"
+            record.status = GameStatus.ACTIVE
             record.due_at = self.timer() + record.move_seconds if record.move_seconds else None
             self._settle(record, game)
             live = Live(record, game)
@@ -152,7 +152,7 @@ class Games(Tables):
         """The named opponent declines, or the challenger withdraws; an open challenge only the challenger."""
         record = await self._challenge_for(channel, user, game_id, declining=True)
         before = record.copy()
-        record.status = "declined"
+        record.status = GameStatus.DECLINED
         record.due_at = None
         await self._save(Live(record, None), before)
         verb = "withdraws the challenge" if user.id == record.challenger_id else "declines the challenge"
@@ -166,7 +166,7 @@ class Games(Tables):
         now = self.timer()
         if game_id is not None:
             record = await self.store.get(game_id)
-            if record is None or record.status != "challenge" or (record.due_at is not None and record.due_at <= now):
+            if record is None or record.status != GameStatus.CHALLENGE or (record.due_at is not None and record.due_at <= now):
                 raise UserError("That challenge is no longer open.")
             if channel != (record.home_channel_id or record.channel_id):   # its buttons are on its own message
                 raise UserError("That challenge was posted in another channel: answer it there, with its buttons.")
@@ -203,7 +203,7 @@ class Games(Tables):
         """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`
         (of the game's server `guild`)."""
         record = await self.store.get(game_id)
-        if record is None or record.solo or record.status != "finished":
+        if record is None or record.solo or record.status != GameStatus.FINISHED:
             raise UserError("A rematch is offered once a two-player game is over.")
         if guild != record.guild_id:
             raise UserError("A rematch is offered in the server where the game was played.")
@@ -362,7 +362,7 @@ class Games(Tables):
             raise UserError("Only members who may manage threads can abort a game.")
         if game_id is not None:
             stored = await self.store.get(game_id)
-            if stored is None or stored.guild_id != guild or stored.status != "active":
+            if stored is None or stored.guild_id != guild or stored.status != GameStatus.ACTIVE:
                 raise UserError(f"No game #{game_id} is in play in this server.")
             channel = stored.channel_id
         async with self._lock(channel):
@@ -370,7 +370,7 @@ class Games(Tables):
             record = live.record
             self._require_game(record, game_id)
             before = record.copy()
-            record.status = "aborted"
+            record.status = GameStatus.ABORTED
             record.due_at, record.draw_offer, record.takeback_offer = None, None, None
             await self._save(live, before)
             self._live.pop(channel, None)

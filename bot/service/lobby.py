@@ -9,7 +9,7 @@ import rules
 from rules import Game
 
 from ..settings import MAX_DAYS, MIN_DAYS, ServerSettings
-from ..store import GameRecord
+from ..store import GameRecord, GameStatus
 from ..timing import DAY, plural
 from .present import age, ago, parse_time
 from .tables import Tables
@@ -135,7 +135,7 @@ class Lobby(Tables):
         for record in rows[:self.GAMES_SHOWN]:
             info = rules.VARIANTS.get(record.variant)
             name = info.name if info else record.variant
-            if record.status == "challenge":
+            if record.status == GameStatus.CHALLENGE:
                 challenger = next((n for p, n in record.players if p == record.challenger_id), "someone")
                 other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
                 line = f"Challenge: {challenger} to {other} · **{name}** · made {age(record.created_at, now)}"

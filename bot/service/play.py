@@ -10,7 +10,7 @@ from rules import Game, IllegalMove, describe_view
 
 from .. import daily
 from ..builder import Menu, menu as builder_menu
-from ..store import ChannelBusy, GameRecord
+from ..store import ChannelBusy, GameRecord, GameStatus
 from ..suggest import suggest
 from .tables import Live, Tables, tells_notices
 from .types import Player, Reply, UserError
@@ -105,7 +105,7 @@ class Play(Tables):
         """Game `game_id`'s board as stored now (picture, alt text, builder, buttons; no text), for an
         answer shown late (bot/discord/outbox.py); None when it has no board or cannot be drawn."""
         record = await self.store.get(game_id)
-        if record is None or record.status == "challenge":
+        if record is None or record.status == GameStatus.CHALLENGE:
             return None
         try:
             game = await asyncio.to_thread(lambda: self._revive(record).playing)
@@ -134,7 +134,7 @@ class Play(Tables):
             except IllegalMove as exc:
                 raise UserError(str(exc)) from None
             record.moves.pop()
-            was_finished = record.status == "finished"
+            was_finished = record.status == GameStatus.FINISHED
 
             def redo() -> None:
                 game.play(taken)
@@ -150,7 +150,7 @@ class Play(Tables):
             return await self._board_reply(record, game, f"{user.name} takes back {taken}.")
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> Live:
-        record = await self.store.latest(channel, ("finished",))
+        record = await self.store.latest(channel, (GameStatus.FINISHED,))
         if record is None or not record.solo or not record.moves:
             raise UserError("No puzzle to take a move back in.")
         if record.players[0][0] != user.id:

@@ -12,7 +12,7 @@ from rules import Game, Outcome, describe_view
 
 from .. import daily
 from ..paths import data_dir
-from ..store import GameRecord
+from ..store import GameRecord, GameStatus
 from ..timing import DAY, HOUR, MINUTE, plural
 from .exports import replayed
 from .tables import Tables
@@ -127,7 +127,7 @@ class Presenter(Tables):
             lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
         if record.moves:
             lines.append(f"Last move: {label}")
-        if outcome is None and record.status == "aborted":
+        if outcome is None and record.status == GameStatus.ABORTED:
             pass   # no result and no one to move: _final_board says it was aborted
         elif outcome is None:
             if record.solo:
@@ -154,11 +154,11 @@ class Presenter(Tables):
     @staticmethod
     def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
         """Buttons for a board: Draw and Resign while a two-player game goes on, Rematch once it is over."""
-        if record.solo or record.status == "aborted":
+        if record.solo or record.status == GameStatus.ABORTED:
             return ()
         if game.outcome is None:
             return ("draw", "resign")
-        return ("rematch",) if record.status == "finished" else ()
+        return ("rematch",) if record.status == GameStatus.FINISHED else ()
 
     @staticmethod
     def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
@@ -174,8 +174,8 @@ class Presenter(Tables):
 
     def _ended_words(self, record: GameRecord) -> str:
         info = rules.VARIANTS.get(record.variant)
-        if record.status == "aborted" or info is None or record.result is None:
-            return "It was aborted." if record.status == "aborted" else ""
+        if record.status == GameStatus.ABORTED or info is None or record.result is None:
+            return "It was aborted." if record.status == GameStatus.ABORTED else ""
         return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
 
     async def _final_board(self, record: GameRecord) -> Reply:
@@ -188,7 +188,7 @@ class Presenter(Tables):
         if record.result and game.outcome is None:
             game.finish(Outcome(record.result, record.reason or "", record.score))
         reply = await self._board_reply(record, game, "This game is over.")
-        if record.status == "aborted":
+        if record.status == GameStatus.ABORTED:
             reply.text += "\nIt was aborted: no result, no rating."
         reply.text += "\n" + _move_list(labels, record.solo) + "\nStart another with /challenge or /puzzle."
         reply.builder = None

@@ -9,7 +9,7 @@ from datetime import datetime
 import rules
 
 from .. import daily
-from ..store import DailyResult, GameRecord
+from ..store import DailyResult, GameRecord, GameStatus
 from ..timing import plural
 from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Player, Reply, UserError
@@ -72,7 +72,7 @@ class Puzzles(Tables):
             now = self.clock()
             # A daily seed is 64 bits, more than an SQL integer holds: the record keeps the start
             # position (enough to replay) and the day (which names the deal), not the seed.
-            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), "active", guild,
+            record = GameRecord(info.slug, channel, [(user.id, user.name)], game.fen(), GameStatus.ACTIVE, guild,
                                 seed=None, start_fen=deal.fen, created_at=now, updated_at=now,
                                 rules_version=RULES_VERSION, home_channel_id=home or channel,
                                 daily=deal.day.isoformat(), par=deal.par)

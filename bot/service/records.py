@@ -6,7 +6,7 @@ import logging
 import rules
 
 from .. import daily
-from ..store import GameRecord
+from ..store import GameRecord, GameStatus
 from ..timing import plural
 from .tables import Tables
 from .types import Player, Reply
@@ -95,7 +95,7 @@ class Records(Tables):
 def is_rated(record: GameRecord) -> bool:
     """A two-player game between two different members that ended with a result."""
     return (len(record.players) == 2 and record.players[0][0] != record.players[1][0]
-            and record.status == "finished" and record.result in ("1-0", "0-1", "1/2-1/2"))
+            and record.status == GameStatus.FINISHED and record.result in ("1-0", "0-1", "1/2-1/2"))
 
 
 def rating_text(row) -> str:

@@ -18,7 +18,7 @@ import rules
 from rules import Game, Outcome
 
 from ..settings import ServerSettings
-from ..store import ChannelBusy, GameRecord, GameStore, SetAside, StaleRecord, holds
+from ..store import ChannelBusy, GameRecord, GameStatus, GameStore, SetAside, StaleRecord, holds
 from ..timing import CHALLENGE_TTL, MOVE_DEADLINE
 from .types import STALE, UNSURE, DueEvent, DueSignal, Player, Reply, Unsure, UserError
 
@@ -124,14 +124,14 @@ class Tables:
         return live
 
     def _revive(self, record: GameRecord) -> Live:
-        if record.status == "challenge":
+        if record.status == GameStatus.CHALLENGE:
             return Live(record, None)
         game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
         for move in record.moves:
             game.play(move)
         if game.fen() != record.fen:
             log.warning("game %s: replayed FEN %s differs from stored %s", record.id, game.fen(), record.fen)
-        if record.status == "finished" and record.result and game.outcome is None:
+        if record.status == GameStatus.FINISHED and record.result and game.outcome is None:
             game.finish(Outcome(record.result, record.reason or "", record.score))
         return Live(record, game)
 
@@ -147,7 +147,7 @@ class Tables:
         log.error("game %s (%s, channel %s, rules %s) cannot be restored and is set aside: %s: %s",
                   record.id, record.variant, record.channel_id, record.rules_version or "before 0.2.0",
                   type(error).__name__, error)
-        record.status, record.error = "suspended", f"{type(error).__name__}: {error}"
+        record.status, record.error = GameStatus.SUSPENDED, f"{type(error).__name__}: {error}"
         record.updated_at = self.clock()
         try:
             await self.store.save(record)
@@ -162,7 +162,7 @@ class Tables:
         live = self._live.get(row.channel_id)
         if live is not None and live.record.id == row.id:
             self._live.pop(row.channel_id, None)
-        if row.status == "active":
+        if row.status == GameStatus.ACTIVE:
             self._tell_set_aside(row.channel_id, row.id, row.variant, "could not be read from the database", "data")
 
     def _tell_set_aside(self, channel: str, game_id: int, variant: str, why: str, kept: str) -> None:
@@ -172,7 +172,7 @@ class Tables:
 
     async def _ended_here(self, channel: str) -> GameRecord | None:
         """The last game played in this channel or thread, if it has ended (nothing in play here)."""
-        record = await self.store.latest(channel, ("finished", "aborted"))
+        record = await self.store.latest(channel, (GameStatus.FINISHED, GameStatus.ABORTED))
         if record is None or record.channel_id != channel:
             return None
         return record
@@ -234,11 +234,11 @@ class Tables:
         record.fen = game.fen()
         outcome = game.outcome
         if outcome is not None:
-            record.status = "finished"
+            record.status = GameStatus.FINISHED
             record.result, record.reason, record.score = outcome.result, outcome.reason, outcome.score
             record.due_at, record.draw_offer, record.takeback_offer = None, None, None
         else:
-            record.status = "active" if record.status == "finished" else record.status
+            record.status = GameStatus.ACTIVE if record.status == GameStatus.FINISHED else record.status
             record.result = record.reason = record.score = None
             # the clock of the player to move starts now (two-player games with a deadline)
             record.due_at = self._first_due(record)
