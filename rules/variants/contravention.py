@@ -6,7 +6,7 @@ added by hand, rules card) is legal iff afterwards
 1. if O's King stood attacked by S before the move (O "self-checked"), it is attacked by no man of
    S any more (rules card: removed, and no new check);
 2. S's King is not attacked, or: S was not in check before the move, S did not self-check on its
-   previous turn (rules card), and every attacker is a Queen, Rook, Bishop or Knight (rules card).
+   previous turn, and every attacker is a Queen, Rook, Bishop or Knight (rules card).
 A player without a legal move loses, whatever the reason (rules card). No insufficient-material draw
 (rules card).
 

@@ -72,8 +72,8 @@ def completed_line(board: chess.Board, move: chess.Move) -> tuple[chess.Square, 
     """The line of exactly four, through the mover's destination and holding the opposing King,
     that `move` (by the side to move on `board`) would complete; None if it completes none.
 
-    Only the destination counts (rules card); a capture completes a line like any move (rules card);
-    landing on the King itself is an ordinary capture (rules card)."""
+    Only the destination counts; a capture completes a line like any move; landing on the King
+    itself is an ordinary capture (rules card)."""
     king = board.king(not board.turn)
     if king is None or move.to_square == king or not REACH[king] & chess.BB_SQUARES[move.to_square]:
         return None
