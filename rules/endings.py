@@ -4,7 +4,7 @@ move means (as data), and FIDE's automatic and claimable draws, written once for
 
 Each base runs `END_STEPS` in order, as its methods `judge_<step>`; the first Outcome ends the game:
 
-    goal      the variant's own goal (none in FIDE chess). Where a ruling puts another ending
+    goal      the variant's own goal (none in FIDE chess). Where a rules card puts another ending
               first (a checkmate before the goal), the goal says so by returning None then.
     no_move   the side to move has no legal move: `mated` when it is in check, else `stalemated`
               (both `NoMove` data); a variant with a third case adds it in one small override.

@@ -17,7 +17,7 @@ The model
       after(position, turn) -> Position       the position after a turn (pure: a new value)
   and may override
       load / validate / fen / format_hands    set-up and FEN (hands default to crazyhouse `[Nb]`)
-      spell(position, text, turns)            other spellings a ruling allows (SAN, part order)
+      spell(position, text, turns)            other spellings a rules card allows (SAN, part order)
       explain(position, text, turns)          why a typed turn is refused, part by part
       judge_goal(seen)                        the variant's own goal (see "Judging the end")
       mated / stalemated                      what having no turn means, checked or not (data)
@@ -306,7 +306,7 @@ class PartsVariant(Generic[T]):
         return None
 
     def validate(self, position: Position) -> None:
-        """Refuse a set-up the ruling refuses (default: FIDE's board faults, kings not required)."""
+        """Refuse a set-up the rules card refuses (default: FIDE's board faults, kings not required)."""
         bad = position.board.status() & (chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
                                            | chess.STATUS_INVALID_EP_SQUARE)
         if bad:
@@ -327,7 +327,7 @@ class PartsVariant(Generic[T]):
         raise NotImplementedError
 
     def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
-        """The canonical turn `text` spells, if the ruling allows that spelling (default: none
+        """The canonical turn `text` spells, if the rules card allows that spelling (default: none
         but the canonical text itself, in any letter case for squares)."""
         lowered = " ".join(p if "@" in p else p.lower() for p in text.split())
         return lowered if lowered in turns else None

@@ -1,6 +1,6 @@
 """Balanced Swap Chess: every turn is a regular FIDE move followed by a swap of two men.
 
-Ruling: ../shared/rulings/balanced-swap.md. A turn is two parts, `b8c6 f8/g7` (White's very
+Rules card: data/rules/balanced-swap.md. A turn is two parts, `b8c6 f8/g7` (White's very
 first turn is the regular move alone). The swap exchanges one of the mover's men (A) with any
 man (B) on a square of A's swap pattern, seen from A's square after the regular move: knight
 and king squares, the first man along each line of a rook, bishop or queen, and a pawn's
@@ -38,7 +38,7 @@ _put = chess.BaseBoard.set_piece_at   # places a man without clearing the board'
 
 
 def swap_pattern(board: chess.Board, square: int) -> int:
-    """The squares (occupied or not) a man on `square` could swap with, by ruling 2."""
+    """The squares (occupied or not) a man on `square` could swap with, by the rules card."""
     piece = man_at(board, square)
     if piece.piece_type != chess.PAWN:
         return board.attacks_mask(square)
@@ -67,7 +67,7 @@ def swap_pairs(board: chess.Board, mover: bool) -> dict[tuple[int, int], tuple[i
         a = board.piece_type_at(x)
         for y in chess.scan_forward(swap_pattern(board, x) & occupied):
             if board.piece_type_at(y) == a and board.color_at(y) == mover:
-                continue   # like for like changes nothing (ruling 3)
+                continue   # like for like changes nothing (rules card)
             key = (x, y) if x < y else (y, x)
             pairs[key] = key if key in pairs else (x, y)
     return pairs

@@ -4,13 +4,13 @@ extra way to win.
 At the start of his turn a player wins by **blunder-mate** if he could take back the opponent's
 last move, put a different legal move of the opponent's in its place, and then checkmate in one.
 Nothing is played: the game ends in the real position. Checkmate and stalemate come first
-(rulings 4 and 8); only moves played in this game can be taken back (ruling 3).
+(rules card); only moves played in this game can be taken back (rules card).
 
 Extra state: the blunder-mate found right after the last move, or None. It is a `Verdict` of
 three SAN strings (the move actually played, the substitute, the mate), computed when the move
 is pushed, from the board's move stack. The FEN stays plain FIDE (six fields), even once a
 blunder-mate has ended the game: it cannot hold the position before the last move, so a game
-loaded from any FEN has nothing to take back until its first move (ruling 3).
+loaded from any FEN has nothing to take back until its first move (rules card).
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def mating_substitutes(fen: str) -> tuple[tuple[chess.Move, chess.Move], ...]:
     found: list[tuple[chess.Move, chess.Move]] = []
     for substitute in board.legal_moves:
         # A substitute that mates or stalemates the claimant leaves him no move, so no mate
-        # (ruling 5).
+        # (rules card).
         mate = mate_in_one(after(board, substitute))
         if mate is not None:
             found.append((substitute, mate))
@@ -53,7 +53,7 @@ def mating_substitutes(fen: str) -> tuple[tuple[chess.Move, chess.Move], ...]:
 def find_blunder_mate(board: chess.Board) -> Verdict | None:
     """The side to move's blunder-mate, if it has one: needs the move stack (the last move)."""
     if not board.move_stack:
-        return None          # nothing played in this game, nothing to take back (ruling 3)
+        return None          # nothing played in this game, nothing to take back (rules card)
     before = board.copy(stack=1)
     played = before.pop()
     pick = next(((s, m) for s, m in mating_substitutes(before.fen()) if s != played), None)
@@ -94,12 +94,12 @@ class BlunderMate(ChessVariant[Verdict | None]):
     def after_move(self, board: chess.Board, state: Verdict | None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> Verdict | None:
         if board.is_checkmate() or board.is_stalemate():
-            return None          # checkmate and stalemate come first (ruling 4)
+            return None          # checkmate and stalemate come first (rules card)
         return find_blunder_mate(board)
 
     def judge_goal(self, board: chess.Board, state: Verdict | None, legal: list[chess.Move]) -> Outcome | None:
         if not legal or not state:
-            return None   # no legal move: checkmate or stalemate come first; the draws only after (ruling 8)
+            return None   # no legal move: checkmate or stalemate come first; the draws only after (rules card)
         return Outcome.win(colour_name(board.turn), describe(board, state), Ending.GOAL)
 
 

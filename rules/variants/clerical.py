@@ -33,7 +33,7 @@ class Clerical(ChessVariant[None]):
     name = "Clerical Chess"
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
     insufficient_material = False
-    royal_king = False                # missing, extra or attacked kings are normal here (ruling 5)
+    royal_king = False                # missing, extra or attacked kings are normal here (rules card)
     castling = False
     promotions = "qrnk"
     initial_state = None     # no extra state beyond the board

@@ -1,6 +1,6 @@
 """Concurrent Chess: colour-bound men, two royal monarchs, an optional mirror before each move.
 
-Ruling: ../shared/rulings/concurrent.md. Every man is colour-bound and moves differently from
+Rules card: data/rules/concurrent.md. Every man is colour-bound and moves differently from
 FIDE; all capture as they move. King and Queen are both monarchs (`F`), both royal. A turn is an
 optional mirror of a non-monarch to the empty square the same distance from the other edge
 (`a2|h2`), which may not leave an opposing monarch in check, then one move: `d2|e2 c1h6`.
@@ -189,7 +189,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
     def load(self, fen: str) -> Position:
         fields = fen.split()
         if len(fields) >= 4:
-            fields[3] = "-"     # pawns never double-step: the en passant field is ignored (ruling 3)
+            fields[3] = "-"     # pawns never double-step: the en passant field is ignored (rules card)
         position = super().load(" ".join(fields))
         position.board.castling_rights = chess.BB_EMPTY
         position.board.ep_square = None
@@ -208,7 +208,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
 
     # -- turns -------------------------------------------------------------------------------------
     def mirrors(self, board: chess.Board) -> list[Mirror]:
-        """Mirrors the side to move may make (before the check test of ruling 6)."""
+        """Mirrors the side to move may make (before the check test of the rules card)."""
         us = board.turn
         out = []
         for square in chess.scan_forward(board.occupied_co[us] & ~(board.kings | board.queens)):

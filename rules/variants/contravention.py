@@ -2,18 +2,18 @@
 put his own King in check by a piece; the opponent must then remove that check at once, or lose.
 
 For the side to move S and the opponent O, a pseudo-legal move (never a capture of a King; castling
-added by hand, ruling 5) is legal iff afterwards
+added by hand, rules card) is legal iff afterwards
 1. if O's King stood attacked by S before the move (O "self-checked"), it is attacked by no man of
-   S any more (ruling 3: removed, and no new check);
+   S any more (rules card: removed, and no new check);
 2. S's King is not attacked, or: S was not in check before the move, S did not self-check on its
-   previous turn (ruling 2), and every attacker is a Queen, Rook, Bishop or Knight (ruling 1).
-A player without a legal move loses, whatever the reason (ruling 8). No insufficient-material draw
-(ruling 10).
+   previous turn, and every attacker is a Queen, Rook, Bishop or Knight (rules card).
+A player without a legal move loses, whatever the reason (rules card). No insufficient-material draw
+(rules card).
 
 Extra state (`Flags`): did the side to move self-check on its previous turn, and did the side to
 move in the game's first position (for repetitions, whose flags are read off the board). The other side's
 self-check is on the board: its King is attacked while it is not its turn. FEN field 7 is `sc`
-when the flag is set and is left out otherwise (ruling 9). The en passant square is written when
+when the flag is set and is left out otherwise (rules card). The en passant square is written when
 an en passant capture is legal under these rules; repetitions compare the flag as well, and count
 an en passant square whenever a pawn could take there.
 """
@@ -40,7 +40,7 @@ CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook
 
 
 class Flags(NamedTuple):
-    barred: bool               # the side to move self-checked on its previous turn (ruling 2)
+    barred: bool               # the side to move self-checked on its previous turn (rules card)
     barred_at_start: bool      # the same, for the game's first position (FEN field 7)
 
 
@@ -160,7 +160,7 @@ class Contravention(ChessVariant[Flags]):
         kings = [board.king(colour) for colour in (board.turn, not board.turn) if king_attackers(board, colour)]
         return [king for king in kings if king is not None]
 
-    stalemated = NoMove("loses", "no legal move", Ending.NO_MOVE)   # ruling 8: no legal move loses
+    stalemated = NoMove("loses", "no legal move", Ending.NO_MOVE)   # rules card: no legal move loses
 
     def judge_no_move(self, board: chess.Board, state: Flags, legal: list[chess.Move]) -> Outcome | None:
         if not legal and not board.is_check() and is_self_checked(board):

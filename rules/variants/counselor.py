@@ -1,12 +1,12 @@
 """Counselor Chess: a short-range Queen; King and Queen are both royal; mate your own Queen to win.
 
-Ruling: ../shared/rulings/counselor.md. Men as data: only the Queen's line differs from FIDE
+Rules card: data/rules/counselor.md. Men as data: only the Queen's line differs from FIDE
 (`WFnDnA`: one or two squares along any line, never jumping). Royalty("kq"): no move may leave
 the mover's King or Queen attacked (a *safe* move). Rule (4) of the source, "checkmate the
 opposing Queen if you can", filters the safe moves: when some safe move leaves the enemy Queen
-attacked with no safe reply, only those moves are legal (ruling 4: the game goes on until one is
+attacked with no safe reply, only those moves are legal (rules card: the game goes on until one is
 played). With no safe move the side to move wins if its Queen is attacked, loses if only its
-King is, and draws otherwise (ruling 5).
+King is, and draws otherwise (rules card).
 
 Speed: the FIDE men's moves and attacks come from python-chess (`attackers_mask` is right for
 every man but the Queen), the Queen's from the data; the queen-mate look-ahead only pushes the
@@ -37,7 +37,7 @@ class Counselor(FairyVariant):
     royalty = Royalty("kq")
     promotions = "rbn"
     promotion_refusal = "A pawn promotes only to a Rook, Bishop or Knight."
-    says_no_castling = True                # ruling 8: no castling whatever the FEN says (FairyVariant.load)
+    says_no_castling = True                # rules card: no castling whatever the FEN says (FairyVariant.load)
     back_rank_pawns = False
 
     def __init__(self) -> None:

@@ -1,7 +1,7 @@
 """Deadline Chess: a player in check answers with one King move to a safe square, or with two
 moves in a row by one man other than the King.
 
-Ruling: ../shared/rulings/deadline.md. FIDE men and moves (python-chess does the geometry). Not in
+Rules card: data/rules/deadline.md. FIDE men and moves (python-chess does the geometry). Not in
 check, a turn is one FIDE-legal move. In check, a turn is either a FIDE-legal King move (no
 castling) or two parts `m1 m2` by one non-King man X: after `m1` the mover's King is still
 attacked and the enemy King is not; `m2` moves X on from where `m1` left it (a promoted pawn as
@@ -37,7 +37,7 @@ def is_attacked(board: chess.Board, colour: chess.Color, square: int | None) -> 
 
 def again(board: chess.Board, first: chess.Move) -> chess.Board:
     """The board after the first of two moves, its mover to move again with no en passant right
-    (rulings 3 and 4)."""
+    (rules card)."""
     return passed(after(board, first))
 
 
@@ -53,7 +53,7 @@ def first_move_fault(board: chess.Board, move: chess.Move) -> str | None:
 
 
 def answers(board: chess.Board) -> Iterator[tuple[chess.Move, chess.Move]]:
-    """Every two-move answer to check (ruling 2, 3): (first, second) by one non-King man.
+    """Every two-move answer to check (rules card): (first, second) by one non-King man.
 
     Only second moves that could end the check are tried: with one checker, a move onto it or
     onto the line between it and the King (each still pushed, for pins and exposed lines)."""
@@ -73,8 +73,8 @@ def answers(board: chess.Board) -> Iterator[tuple[chess.Move, chess.Move]]:
             targets = chess.BB_ALL
             if chess.popcount(checkers) == 1:
                 targets = checkers | chess.between(own_king, chess.lsb(checkers))
-            work.turn = us               # the same man moves again (ruling 3)
-            work.ep_square = None        # never en passant as a second move (ruling 4)
+            work.turn = us               # the same man moves again (rules card)
+            work.ep_square = None        # never en passant as a second move (rules card)
             for second in work.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square], targets):
                 work.push(second)
                 if not work.is_attacked_by(not us, own_king):
@@ -106,7 +106,7 @@ def en_passant_playable(board: chess.Board) -> bool:
 
 
 def played(board: chess.Board, moves: tuple[chess.Move, ...]) -> chess.Board:
-    """A new board with the turn `moves` played (ruling 8 for a two-move turn)."""
+    """A new board with the turn `moves` played (rules card, for a two-move turn)."""
     result = board.copy(stack=False)
     mover = board.turn
     if len(moves) == 1:
@@ -115,8 +115,8 @@ def played(board: chess.Board, moves: tuple[chess.Move, ...]) -> chess.Board:
         first, second = moves
         resets = result.is_zeroing(first)
         result.push(first)
-        result.turn = mover          # the same man moves again (ruling 3)
-        result.ep_square = None      # no en passant as a second move (ruling 4)
+        result.turn = mover          # the same man moves again (rules card)
+        result.ep_square = None      # no en passant as a second move (rules card)
         resets = resets or result.is_zeroing(second)
         result.push(second)
         result.ep_square = None

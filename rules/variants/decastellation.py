@@ -1,7 +1,7 @@
 """Decastellation Chess: no check; capture the enemy king or the last enemy rook to win.
 
 Kings are ordinary men here, so moves are python-chess's pseudo-legal moves, with castling
-rebuilt without the attacked-square conditions (ruling 1). The end is state-based: a side with
+rebuilt without the attacked-square conditions (rules card). The end is state-based: a side with
 no king or no rook on the board has lost.
 """
 from __future__ import annotations

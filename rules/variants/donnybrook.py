@@ -1,6 +1,6 @@
 """Donnybrook Chess: no check; take both enemy monarchs; captured pieces come back to their owner.
 
-Ruling: ../shared/rulings/donnybrook.md. Men as data: the Queen steps like the King (`K`); every
+Rules card: data/rules/donnybrook.md. Men as data: the Queen steps like the King (`K`); every
 other man is FIDE's, so python-chess's pseudo-legal generator is the fast path for them. No
 royalty (nobody is ever in check), no castling, pawns promote to R, B or N only.
 
@@ -228,7 +228,7 @@ def monarchs(board: chess.Board, colour: bool) -> int:
 
 
 def returns(board: chess.Board, captured: chess.Piece) -> bool:
-    """Does a man just captured (board: after the capture) go back to its owner? (ruling 5)"""
+    """Does a man just captured (board: after the capture) go back to its owner? (rules card)"""
     owner = captured.color
     if captured.piece_type == chess.ROOK:
         return True

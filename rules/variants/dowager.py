@@ -1,7 +1,7 @@
 """Dowager Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): the Queen is the royal man,
 and she moves like the highest man her owner still has.
 
-Ruling: ../shared/rulings/dowager.md. The Queen's power is data (`POWERS`: the men that lend it,
+Rules card: data/rules/dowager.md. The Queen's power is data (`POWERS`: the men that lend it,
 highest first, and the pattern each lends); it is worked out afresh for every position from the
 men of her side on the board (other Queens left out). Check is a pattern attack on a Queen by any
 enemy man, the enemy Queen with her own current power (pins and her slide restriction ignored).
@@ -26,7 +26,7 @@ from ..lookahead import after as position_after
 from ..men import Man, MenTable
 
 # The men that lend the Queen their power, highest first (keyed by the lender's letter), and the
-# Queen each makes: ruling 4's pawn-power Queen steps forward and captures forward diagonally only.
+# Queen each makes: the rules card's pawn-power Queen steps forward and captures forward diagonally only.
 QUEEN_POWERS = {
     "k": Man("queen with a king's power", "K"),
     "r": Man("queen with a rook's power", "R"),
@@ -79,7 +79,7 @@ def pattern_attacks(kind: int | None, square: int, colour: chess.Color, occupied
 
 def attackers(board: chess.Board, by: chess.Color, square: int, occupied: int, gone: int = 0) -> int:
     """The men of `by` that attack `square` by pattern when the board is occupied as `occupied`
-    and the men on `gone` are captured (ruling 2: pins and the Queen's slide limit ignored)."""
+    and the men on `gone` are captured (rules card: pins and the Queen's slide limit ignored)."""
     men = board.occupied_co[by] & ~gone
     found = men & ~board.queens & (
         (chess.BB_KNIGHT_ATTACKS[square] & board.knights)
@@ -191,7 +191,7 @@ class Dowager(ChessVariant[None]):
     royal_king = False
     castling = False
     promotions = "krbn"
-    insufficient_material = False      # ruling 8
+    insufficient_material = False      # rules card
     faults = BOARD_FAULTS
     initial_state = None     # no extra state beyond the board
 
@@ -284,7 +284,7 @@ class Dowager(ChessVariant[None]):
 
     # -- repetition ------------------------------------------------------------------------------
     def count_repetitions(self, board: chess.Board, state: None) -> int:
-        """Repetitions as in standard chess (ruling 8): an en passant square makes a position
+        """Repetitions as in standard chess (rules card): an en passant square makes a position
         different only when a legal capture there exists, legal meaning the mover's Queen is safe
         (python-chess's own test would protect the King instead)."""
         plies = min(board.halfmove_clock, len(board.move_stack))
@@ -306,7 +306,7 @@ class Dowager(ChessVariant[None]):
         queen = queen_square(board, board.turn)
         return [queen] if queen is not None and queen_checkers(board, board.turn) else []
 
-    stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # ruling 6: stalemate loses
+    stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # rules card: stalemate loses
 
     def in_check(self, board: chess.Board, state: None) -> bool:
         return bool(queen_checkers(board, board.turn))

@@ -2,7 +2,7 @@
 the King and the Queen; each moves like a Queen from next to its partner, else like a Knight, and
 like a King once its partner is gone.
 
-Ruling: ../shared/rulings/dynastic.md. No check: neither monarch is royal. The monarchs' pattern
+Rules card: data/rules/dynastic.md. No check: neither monarch is royal. The monarchs' pattern
 is data (`PATTERNS`): which pattern a monarch has is decided by where it starts its move, next to
 its partner of the same colour (8 squares), away from it, or alone. The other men are FIDE men
 (python-chess's generator). No castling; pawns promote to Rook, Bishop or Knight.
@@ -10,7 +10,7 @@ its partner of the same colour (8 squares), away from it, or alone. The other me
 A King's slide from e1 to g1 or c1 (e8 to g8 or c8) is not castling here: python-chess's `push`
 would read it as castling, so those moves are played by hand (`push`), and written `Kg1`.
 A plain FEN is enough; its castling field is ignored. A FEN in which a side has no monarch left
-is refused (ruling 9): the game would be over.
+is refused (rules card): the game would be over.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ CASTLING_LIKE = {(chess.E1, chess.G1), (chess.E1, chess.C1), (chess.E8, chess.G8
 
 
 def partner_of(board: chess.Board, square: int) -> int | None:
-    """The square of the other monarch of the same colour as the monarch on `square` (ruling 1)."""
+    """The square of the other monarch of the same colour as the monarch on `square` (rules card)."""
     piece = man_at(board, square)
     other = chess.QUEEN if piece.piece_type == chess.KING else chess.KING
     mask = board.pieces_mask(other, piece.color)
@@ -90,14 +90,14 @@ class Dynastic(ChessVariant[None]):
     royal_king = False
     castling = False
     promotions = "rbn"
-    insufficient_material = False      # ruling 7
+    insufficient_material = False      # rules card
     initial_state = None     # no extra state beyond the board
 
     # -- FEN -------------------------------------------------------------------------------------
     def load(self, fen: str) -> tuple[chess.Board, None]:
         fields = fen.split()
         if len(fields) >= 3:
-            fields[2] = "-"            # ruling 8: castling rights are ignored
+            fields[2] = "-"            # rules card: castling rights are ignored
         return super().load(" ".join(fields))
 
     def validate(self, board: chess.Board, state: None) -> None:
@@ -185,7 +185,7 @@ class Dynastic(ChessVariant[None]):
         for colour in chess.COLORS:
             if not monarchs_left(board, colour):
                 return Outcome.win(colour_name(not colour), "captured king and queen", "goal")
-        return None   # no legal move: stalemate draws, the kings not being royal (ruling 6)
+        return None   # no legal move: stalemate draws, the kings not being royal (rules card)
 
     def caption(self, board: chess.Board, state: None) -> str:
         parts = []

@@ -30,7 +30,7 @@ CASTLES = {
 
 def castles(board: chess.Board) -> list[chess.Move]:
     """Castling for the side to move: rights (King and Rook unmoved) and empty squares between
-    them; attacks do not matter (ruling 4)."""
+    them; attacks do not matter (rules card)."""
     king = board.king(board.turn)
     if king is None:
         return []

@@ -36,7 +36,7 @@ class Glory(ChessVariant[None]):
     initial_state = None     # no extra state beyond the board
 
     def load(self, fen: str) -> tuple[chess.Board, None]:
-        # No double step, so no en passant, whatever the FEN says (ruling 7): blank the field before
+        # No double step, so no en passant, whatever the FEN says (rules card): blank the field before
         # parsing, so that even an e.p. square python-chess would call invalid is simply ignored.
         fields = fen.split()
         if len(fields) >= 4:

@@ -58,7 +58,7 @@ class Junta(ChessVariant[str | None]):
     def load(self, fen: str) -> tuple[chess.Board, str | None]:
         fields = fen.split()
         if len(fields) >= 3:
-            fields[2] = "-"          # ruling 7: castling rights are ignored
+            fields[2] = "-"          # rules card: castling rights are ignored
         return super().load(" ".join(fields))
 
     def validate(self, board: chess.Board, state: str | None) -> None:

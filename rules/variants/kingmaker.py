@@ -66,7 +66,7 @@ class Kingmaker(ChessVariant[None]):
     def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         yield from super().generate(board, state)
         # King promotions, which python-chess never makes: every pseudo-legal pawn step or capture
-        # onto the last rank; `allows` then applies the whole safety test of ruling 2.
+        # onto the last rank; `allows` then applies the whole safety test of the rules card.
         seventh = chess.BB_RANK_7 if board.turn == chess.WHITE else chess.BB_RANK_2
         for move in board.generate_pseudo_legal_moves(board.pawns & seventh):
             if move.promotion == chess.QUEEN:
@@ -82,7 +82,7 @@ class Kingmaker(ChessVariant[None]):
         return move.promotion != chess.KING
 
     def king_is_safe(self, board: chess.Board, move: chess.Move) -> bool:
-        """Ruling 2: the new King stands unattacked, and the mover's own King is not left in check."""
+        """Rules card: the new King stands unattacked, and the mover's own King is not left in check."""
         mover = board.turn
         after = board.copy(stack=False)
         after.push(move)

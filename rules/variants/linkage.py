@@ -5,7 +5,7 @@ through the King along a rank, file or diagonal.
 A linkage-capture never really happens: like a King capture in FIDE chess it is only threatened.
 A King is in *linkage-check* when the opponent has a move whose man lands on a square from which
 one of the four lines through that square holds a run of exactly four men, the King among them
-(rulings 1-5). No move may leave one's own King in check or in linkage-check; a player with no
+(rules card). No move may leave one's own King in check or in linkage-check; a player with no
 legal move loses if in either kind of check ("checkmate", else "linkage-mate") and draws if in
 neither.
 
@@ -72,8 +72,8 @@ def completed_line(board: chess.Board, move: chess.Move) -> tuple[chess.Square, 
     """The line of exactly four, through the mover's destination and holding the opposing King,
     that `move` (by the side to move on `board`) would complete; None if it completes none.
 
-    Only the destination counts (ruling 1); a capture completes a line like any move (ruling 2);
-    landing on the King itself is an ordinary capture (ruling 5)."""
+    Only the destination counts; a capture completes a line like any move; landing on the King
+    itself is an ordinary capture (rules card)."""
     king = board.king(not board.turn)
     if king is None or move.to_square == king or not REACH[king] & chess.BB_SQUARES[move.to_square]:
         return None
@@ -90,7 +90,7 @@ def completed_line(board: chess.Board, move: chess.Move) -> tuple[chess.Square, 
 def threats(board: chess.Board) -> Iterator[Threat]:
     """Every move of the side to move that would linkage-capture the opposing King: any move its
     men could make, pinned or not, en passant and promotions included, castling excluded
-    (ruling 3)."""
+    (rules card)."""
     king = board.king(not board.turn)
     if king is None:
         return
@@ -104,7 +104,7 @@ def threats(board: chess.Board) -> Iterator[Threat]:
 
 def linkage_checks(board: chess.Board) -> list[Threat]:
     """The linkage-captures threatened against the King of the side to move (turn passed to the
-    opponent, en passant cleared: ruling 3)."""
+    opponent, en passant cleared: rules card)."""
     return list(threats(passed(board)))
 
 

@@ -3,7 +3,7 @@
 After three checking moves a player may check again only with a checkmate. Extra state: the
 checking moves made so far, (white, black), written as FEN field 7 `+W+B` (e.g. `+2+0`).
 "Checkmate" is the variant's own: in check with no legal move, which includes a player out of
-checks whose only replies to a check would give check (ruling 4).
+checks whose only replies to a check would give check (rules card).
 """
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ class Moderation(ChessVariant[tuple[int, int]]):
 
     def after_move(self, board: chess.Board, state: tuple[int, int], move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> tuple[int, int]:
-        # The move checked exactly when the side now to move is in check (ruling 1).
+        # The move checked exactly when the side now to move is in check (rules card).
         return self.bump(state, not board.turn) if board.is_check() else state
 
     # -- the end -------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Prop Chess: every move must land on a square another friendly man defends; forward moves
 come first; no check; a player with no move loses; 25 moves without a capture draw.
 
-The half-move field of the FEN counts half-moves since the last capture only (ruling 8). That
+The half-move field of the FEN counts half-moves since the last capture only (rules card). That
 count is kept as the extra state (an int) rather than in `board.halfmove_clock`: python-chess's
 repetition test pops and re-pushes moves, which recomputes the board clock with the FIDE
 pawn-move reset and would corrupt a count stored there.

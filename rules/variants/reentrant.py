@@ -1,6 +1,6 @@
 """Reentrant Chess: two half-boards, ownership by colour and half, captured men dropped back.
 
-Ruling: ../shared/rulings/reentrant.md. The board holds the men's real colours; who owns a man
+Rules card: data/rules/reentrant.md. The board holds the men's real colours; who owns a man
 follows from its colour and its half (files a-d / e-h): the first player ("white" in the API)
 owns the black men on a-d and the white men on e-h. Men as data, confined to their half by a
 `region` (they move, capture, attack and block only there): King and Queen `K` (both royal),
@@ -46,7 +46,7 @@ def half(square: int) -> int:
 
 
 def owned(board: chess.Board, player: bool) -> int:
-    """The men of `player` (chess.WHITE = first player): colour and half decide (ruling 2)."""
+    """The men of `player` (chess.WHITE = first player): colour and half decide (rules card)."""
     black, white = board.occupied_co[chess.BLACK], board.occupied_co[chess.WHITE]
     if player == chess.WHITE:
         return (black & LEFT) | (white & RIGHT)

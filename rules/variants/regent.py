@@ -1,9 +1,9 @@
 """Regent Chess: the Queen is royal and a checked Queen is held by the line of her attackers.
 
-Ruling: ../shared/rulings/regent.md. Men as data: FIDE men, Royalty("q"): the King is an ordinary
+Rules card: data/rules/regent.md. Men as data: FIDE men, Royalty("q"): the King is an ordinary
 man (it may stand attacked and be captured; pawns may promote to one, `a7a8k`). A Queen in check
 may not move diagonally when attacked along a diagonal, nor along a rank or file when attacked
-along one, nor at all when a Knight attacks her (ruling 1: the direction is the line from the
+along one, nor at all when a Knight attacks her (rules card: the direction is the line from the
 Queen to each attacker; restrictions add up). No move may leave the mover's Queen attacked or
 the two Queens facing each other. Checkmate of the Queen wins; no move otherwise is stalemate.
 """
@@ -23,7 +23,7 @@ ORTHOGONAL, DIAGONAL, FROZEN = "orthogonal", "diagonal", "frozen"
 
 
 def line_of(queen: int, attacker: int, piece_type: int) -> str:
-    """How an attacker on `attacker` checks a Queen on `queen` (ruling 1)."""
+    """How an attacker on `attacker` checks a Queen on `queen` (rules card)."""
     if piece_type == chess.KNIGHT:
         return FROZEN
     same_line = chess.square_file(queen) == chess.square_file(attacker) \
@@ -45,14 +45,14 @@ class Regent(FairyVariant):
     royalty = Royalty("q", uncapturable="q")
     promotions = "rnbk"
     promotion_refusal = "A pawn promotes to a Rook, Knight, Bishop or King, never to a Queen."
-    says_no_castling = True                # ruling 6: no castling (FairyVariant.load)
+    says_no_castling = True                # rules card: no castling (FairyVariant.load)
     back_rank_pawns = False
     insufficient_material = True
 
     # -- set-up --------------------------------------------------------------------------------------
     # -- checks --------------------------------------------------------------------------------------
     def attackers(self, board: chess.Board, by: bool, square: int) -> int:
-        """Men of `by` attacking `square` by their capture geometry (pins ignored, ruling 2)."""
+        """Men of `by` attacking `square` by their capture geometry (pins ignored, rules card)."""
         return board.attackers_mask(by, square)
 
     def checks(self, board: chess.Board, colour: bool) -> list[tuple[int, int, str]]:
@@ -79,7 +79,7 @@ class Regent(FairyVariant):
 
     def pseudo(self, board: chess.Board) -> Iterator[chess.Move]:
         """FIDE pseudo-legal moves (python-chess; no castling in any Regent position), a Queen
-        promotion turned into a King promotion, captures of a Queen skipped (ruling 4)."""
+        promotion turned into a King promotion, captures of a Queen skipped (rules card)."""
         enemy_queens = board.queens & board.occupied_co[not board.turn]
         for move in board.generate_pseudo_legal_moves(chess.BB_ALL, ~enemy_queens & chess.BB_ALL):
             if move.promotion == chess.QUEEN:

@@ -1,9 +1,9 @@
 """Separation Chess: the Queen moves as a Knight and the Knight as a Queen; King and Queen are both
 royal, the Queen can never be captured, and the two may never share a quadrant.
 
-Ruling: ../shared/rulings/separation.md. Men as data: only the two lines for `q` and `n` differ
+Rules card: data/rules/separation.md. Men as data: only the two lines for `q` and `n` differ
 from FIDE, and check follows the same data (a Queen checks as a knight, a Knight as a queen).
-Royalty("kq", uncapturable="q"). The check rules of the ruling (both in check: answer the
+Royalty("kq", uncapturable="q"). The check rules of the rules card (both in check: answer the
 King's; the Queen may not move into an attacked square) are `verdict`; a move failing only the
 quadrant rule is remembered so that "no legal move" can be told apart: checkmate when in check,
 separation (a loss) when only the quadrant rule stops every move, else stalemate.
@@ -23,7 +23,7 @@ OK, CHECK, QUADRANT = "ok", "check", "quadrant"
 
 
 def quadrant(square: int) -> tuple[bool, bool]:
-    """Files a-d / e-h and ranks 1-4 / 5-8 (ruling 1)."""
+    """Files a-d / e-h and ranks 1-4 / 5-8 (rules card)."""
     return chess.square_file(square) >= 4, chess.square_rank(square) >= 4
 
 

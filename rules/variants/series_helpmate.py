@@ -1,12 +1,12 @@
 """Series Helpmate Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): FIDE moves, but
 giving checkmate loses, and a player wins by showing that the opponent could mate him.
 
-At the start of his turn (ruling 1), a player P not in check wins by **demonstration** if the
+At the start of his turn (rules card), a player P not in check wins by **demonstration** if the
 opponent O, moving while P passes, could checkmate P with one move, or with two moves in a row of
 which the first does not give check. The series is FIDE-legal for O, with castling rights as they
-stand and no en passant (each pass cancels it, ruling 2). A checkmated player wins too.
+stand and no en passant (each pass cancels it, rules card). A checkmated player wins too.
 
-Order of judgement for the side to move (rulings 5 and 6): checkmated (wins), demonstration
+Order of judgement for the side to move (rules card): checkmated (wins), demonstration
 (wins), stalemated (draw), then FIDE's automatic draws. Everything is read from the board: no
 extra state, plain FEN.
 """
@@ -21,7 +21,7 @@ from ..lookahead import after, mate_in_one, may_check, passed
 
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     """The opponent's mating series against the side to move, if any: (mate,) or (first, mate),
-    as moves in the passed positions. None while the side to move is in check (ruling 3)."""
+    as moves in the passed positions. None while the side to move is in check (rules card)."""
     if board.is_check():
         return None
     series = passed(board)                           # P passes: O to move
@@ -30,7 +30,7 @@ def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
         return (mate,)
     for first in list(series.legal_moves):
         if may_check(series, first) and series.gives_check(first):
-            continue                                 # the first of two may not give check (ruling 4)
+            continue                                 # the first of two may not give check (rules card)
         series.push(first)
         series.push(chess.Move.null())               # P passes again
         mate = mate_in_one(series)

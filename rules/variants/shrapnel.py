@@ -27,7 +27,7 @@ DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
 
 def is_diagonal(move: chess.Move) -> bool:
-    """A move along a diagonal (ruling 2: the geometry of the move, whatever the man)."""
+    """A move along a diagonal (rules card: the geometry of the move, whatever the man)."""
     files = abs(chess.square_file(move.to_square) - chess.square_file(move.from_square))
     ranks = abs(chess.square_rank(move.to_square) - chess.square_rank(move.from_square))
     return files == ranks

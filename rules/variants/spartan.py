@@ -25,7 +25,7 @@ class Spartan(ChessVariant[None]):
     name = "Spartan Chess"
     summary = "White lacks Ra1, Nb1, Bc1: Black must checkmate by move 60, or White wins."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/3QKBNR w Kkq - 0 1"
-    fide_draws = False   # no draws: every draw-like ending is Black's failure (ruling 2, 4)
+    fide_draws = False   # no draws: every draw-like ending is Black's failure (rules card)
     initial_state = None     # no extra state beyond the board
 
     def caption(self, board: chess.Board, state: None) -> str:
@@ -44,7 +44,7 @@ class Spartan(ChessVariant[None]):
         return Outcome.win(WHITE, f"Black did not mate within {MOVE_LIMIT} moves", Ending.GOAL)
 
     def judge_draws(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
-        """No draws (`fide_draws` is off): every draw-like ending is Black's failure (ruling 2, 4)."""
+        """No draws (`fide_draws` is off): every draw-like ending is Black's failure (rules card)."""
         if board.is_insufficient_material():
             return black_failed("dead position", Ending.MATERIAL)
         if board.halfmove_clock >= 100:

@@ -2,10 +2,10 @@
 player wins by giving a check whose only answer is a King move that captures nothing.
 
 Permitted moves (= legal moves) are the FIDE-legal moves after which the opponent is not mated,
-"mated" meaning in check with no permitted move. The definition recurses (ruling 1), but only
+"mated" meaning in check with no permitted move. The definition recurses (rules card), but only
 through replies that give check, since a reply that does not check is always permitted; past
 `MATE_DEPTH` plies a check is taken as not mate. The same permitted moves decide the win
-(ruling 2): right after a check that leaves exactly one permitted reply, a non-capturing King
+(rules card): right after a check that leaves exactly one permitted reply, a non-capturing King
 move, the checker wins at once. Draws (repetition, 50/75 moves, dead position by python-chess's
 material test) are the standard slug's. No extra state: plain FEN.
 """

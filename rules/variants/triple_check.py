@@ -1,12 +1,12 @@
 """Triple Check Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): a check is allowed only
 if every man giving it is safe, supported or non-capturing; one that is all three wins.
 
-Judged in the position after the move, for every checking man (`board.checkers()`, ruling 2):
-- safe: no FIDE-legal move of the checked side captures it, en passant included (ruling 1);
-- supported: another man of the checker's side attacks its square, pins ignored (ruling 4);
+Judged in the position after the move, for every checking man (`board.checkers()`, rules card):
+- safe: no FIDE-legal move of the checked side captures it, en passant included (rules card);
+- supported: another man of the checker's side attacks its square, pins ignored (rules card);
 - non-capturing: the move captured nothing (en passant is a capture).
 A non-capturing move therefore never gives an illegal check. A player with FIDE moves but no
-legal one (every FIDE move would be an illegal check) loses (ruling 5).
+legal one (every FIDE move would be an illegal check) loses (rules card).
 
 Extra state: whether the last move was a winning triple check. A plain FEN tells it when its
 half-move clock is above 0 (the last move captured nothing, so the check on the board can be
@@ -126,7 +126,7 @@ class TripleCheck(ChessVariant[str | None]):
         return Outcome.win(colour_name(not board.turn), "triple check", Ending.GOAL)
 
     def judge_no_move(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
-        if not legal and any(True for _ in board.generate_legal_moves()):   # ruling 5
+        if not legal and any(True for _ in board.generate_legal_moves()):   # rules card
             return Outcome.win(colour_name(not board.turn), "forced to give an illegal check", Ending.NO_MOVE)
         return super().judge_no_move(board, state, legal)
 

@@ -67,7 +67,7 @@ class Twilight(ChessVariant[str | None]):
     stalemated = NoMove("loses", "stalemate", Ending.STALEMATE)   # checkmate or stalemate: the mover wins
 
     def judge_goal(self, board: chess.Board, state: str | None, legal: list[chess.Move]) -> Outcome | None:
-        if state:                       # ruling 4: prefer the capture condition
+        if state:                       # rules card: prefer the capture condition
             return Outcome.win(colour_name(not board.turn), GROUPS[state][1], Ending.GOAL)
         return None
 

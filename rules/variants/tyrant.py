@@ -1,6 +1,6 @@
 """Tyrant Chess: only Kings and Queens capture; a captured monarch is placed back at once.
 
-Ruling: ../shared/rulings/tyrant.md. Men as data: King `K` and Queen `Q` move and capture, the
+Rules card: data/rules/tyrant.md. Men as data: King `K` and Queen `Q` move and capture, the
 others only move (`mR`, `mB`, `mN`, pawn `fmW` + initial double step). No royalty: no check, no
 castling, no en passant (pawns never capture). A capture of a monarch is a turn of two parts,
 the capture then the placement of the captured monarch (it stays the opponent's) on an empty
@@ -89,7 +89,7 @@ class Tyrant(FairyVariant):
 
     def judge_goal(self, seen: Judged) -> Outcome | None:
         if seen.last is None:
-            return None   # judged after a turn only (ruling 4)
+            return None   # judged after a turn only (rules card)
         board = seen.position.board
         loser = board.turn
         if not board.occupied_co[loser] & ~(board.kings | board.queens):
@@ -101,7 +101,7 @@ class Tyrant(FairyVariant):
 
 
 def placements(board: chess.Board, capturer: bool) -> list[int]:
-    """Empty squares where the capturer's King and Queen could not capture at once (ruling 2);
+    """Empty squares where the capturer's King and Queen could not capture at once (rules card);
     every empty square if there is none."""
     attacked = 0
     for square in chess.scan_forward((board.kings | board.queens) & board.occupied_co[capturer]):

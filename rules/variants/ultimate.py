@@ -1,7 +1,7 @@
 """Ultimate Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): FIDE chess where what counts
 as checkmate depends on the man that gives check.
 
-Besides ordinary checkmate, a check wins at once when a checking man (`board.checkers()`, ruling 1)
+Besides ordinary checkmate, a check wins at once when a checking man (`board.checkers()`, rules card)
 is
 - a pawn: any pawn check;
 - a Knight, and the checked side has exactly one legal reply;
@@ -9,11 +9,11 @@ is
 - a Rook, and every legal reply is a King move to a square none of whose eight neighbours holds
   another man of the King's side (judged after the King's move).
 A Queen's check wins only as ordinary checkmate; a King never checks. In a double check one
-fulfilled condition is enough (ruling 2).
+fulfilled condition is enough (rules card).
 
 Moves are FIDE; only the end differs, and it is read off the board (a plain six-field FEN). Dead
 positions are drawn as in the standard slug (python-chess's material test), after the winning
-checks are judged: the ruling keeps that test although a lone Bishop or Knight could give a
+checks are judged: the rules card keeps that test although a lone Bishop or Knight could give a
 winning check.
 """
 from __future__ import annotations

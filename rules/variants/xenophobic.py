@@ -28,7 +28,7 @@ class Xenophobic(ChessVariant[None]):
     name = "Xenophobic Chess"
     summary = "Checkmate the king, or land a man on c-f of the enemy back rank where it cannot be taken."
     # Not FIDE's material test: a bare king can still win by walking onto c-f of the enemy back
-    # rank (ruling 2), so no position is dead for lack of mating material.
+    # rank (rules card), so no position is dead for lack of mating material.
     insufficient_material = False
     initial_state = None     # no extra state beyond the board
 

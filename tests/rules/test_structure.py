@@ -3,6 +3,7 @@ variant imports another, everything directly in rules/variants/ is a variant, th
 import ast
 import importlib
 import pkgutil
+import re
 import tomllib
 from pathlib import Path
 
@@ -122,3 +123,22 @@ def test_the_outcome_finder_tells_a_kind_left_out(tmp_path):
     source.write_text('Outcome.win(c, "checkmate")\nOutcome.draw("x", kind=k)\nOutcome("solved", "y", 0, k)\n'
                       'Outcome("failed", "z", 3)\n')
     assert outcomes_made(source) == [(1, False), (2, True), (3, True), (4, False)]
+
+
+def citations_outside(path: Path) -> list[int]:
+    """Lines of a file that cite a rulings file or a numbered ruling, which a reader of the repository
+    does not have (the rules card, data/rules/<slug>.md, is what comments cite)."""
+    return [n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if "rulings/" in line.lower() or re.search(r"\bruling \d", line, re.IGNORECASE)]
+
+
+def test_comments_in_rules_cite_the_rules_card_not_rulings_outside_the_repository():
+    cited = {f"{path.relative_to(ROOT)}:{line}" for path in (ROOT / "rules").rglob("*.py")
+             for line in citations_outside(path)}
+    assert cited == set()
+
+
+def test_the_citation_finder_tells_a_ruling(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("# see ../shared/rulings/zoo.md\nx = 1   # Ruling 3: no castling\n# rules card\n# overruling 2\n")
+    assert citations_outside(source) == [1, 2]

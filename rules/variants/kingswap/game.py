@@ -76,7 +76,8 @@ def apply(position: Position, move: str) -> Position:
     return Position(tuple(sorted(board.items())), leg, casualties)
 
 
-# Ruling 8's search works on two 25-bit masks (bishops, pawns); bit = rank * 5 + file.
+# The rules card's failure test (can a man ever swap into the king again?) works on two 25-bit
+# masks (bishops, pawns); bit = rank * 5 + file.
 _INDEX = {sq: GRID.coords(sq)[1] * 5 + GRID.coords(sq)[0] for sq in GRID.squares()}
 _PAWN_STEPS: list[list[int]] = [[] for _ in range(25)]
 _BISHOP_RAYS: list[list[list[int]]] = [[] for _ in range(25)]
@@ -99,7 +100,7 @@ del _sq, _i
 
 
 def king_can_still_move(board: dict[str, str]) -> bool | None:
-    """Ruling 8: can any sequence of moves ever swap a man into the king? None if the search
+    """Rules card: can any sequence of moves ever swap a man into the king? None if the search
     hit its cap (the game then goes on).
 
     Knights, rooks, queens and bishops on the king's colour always reach him. With only

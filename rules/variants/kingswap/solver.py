@@ -155,7 +155,7 @@ def ordered_moves(board: list[str], king: int, leg: int) -> list[tuple[int, int]
 
 
 def _dead(board: list[str]) -> bool:
-    """Ruling 8 (KingSwap's own test): no man can ever swap into the king again."""
+    """Rules card (KingSwap's own test): no man can ever swap into the king again."""
     if any(man in "NRQ" for man in board):
         return False
     found = ks.king_can_still_move({SQUARES[i]: man for i, man in enumerate(board) if man})

@@ -6,8 +6,8 @@ cumulative levels: 1 the kings change places, 2 the queens too, 3 every rook, bi
 on its far rank. The target level is level 1 unless the FEN's seventh field says `g2` or `g3`.
 
 Built on `ChessVariant` (python-chess): the moves are FIDE's legal moves, castling and the check
-rule included (ruling section 3 step 1: there a pawn on its seventh rank still gives check, as in
-chess); the variant only filters them (no en passant, no promotion, the safety rule with ruling 5's
+rule included (rules card: there a pawn on its seventh rank still gives check, as in
+chess); the variant only filters them (no en passant, no promotion, the safety rule with the rules card's
 pawn exception) and judges the goal. The safety test of a candidate
 works on bitboards without pushing the move: the position before it is safe, so only the moved
 man, the men it now attacks and the men first in line from its start square can be endangered.
@@ -36,7 +36,7 @@ QUEEN_GOALS = ((chess.WHITE, chess.QUEEN, chess.D8), (chess.BLACK, chess.QUEEN, 
 GOAL_SQUARES = {1: ("e1", "e8"), 2: ("d1", "d8", "e1", "e8"),
                 3: tuple(sorted(chess.square_name(sq) for sq in chess.SquareSet(chess.BB_RANK_1 | chess.BB_RANK_8)))}
 
-# The seventh rank of each colour's pawns: from there a pawn attacks nothing (ruling 5).
+# The seventh rank of each colour's pawns: from there a pawn attacks nothing (rules card).
 _PAWN_SEVENTH = {chess.WHITE: chess.BB_RANK_7, chess.BLACK: chess.BB_RANK_2}
 
 
@@ -56,8 +56,8 @@ def _sliding(sq: int, occupied: int) -> tuple[int, int]:
 
 def attackers(sq: int, colour: chess.Color, occupied: int, enemy: int, pawns: int, knights: int,
               bishops: int, rooks: int, queens: int, kings: int) -> int:
-    """The enemy men attacking a man of `colour` on `sq` (ruling 1: FIDE attack, pinned men and the
-    king included), except pawns onto their last rank, where they can never capture (ruling 5)."""
+    """The enemy men attacking a man of `colour` on `sq` (rules card: FIDE attack, pinned men and the
+    king included), except pawns onto their last rank, where they can never capture (rules card)."""
     straight, diagonal = _sliding(sq, occupied)
     found = ((chess.BB_KNIGHT_ATTACKS[sq] & knights) | (chess.BB_KING_ATTACKS[sq] & kings)
              | (straight & (rooks | queens)) | (diagonal & (bishops | queens)))
@@ -131,7 +131,7 @@ def is_safe_after(board: chess.Board, move: chess.Move) -> bool:
 
 
 def level(board: chess.Board) -> int:
-    """The highest goal level the position meets (0 for none), ruling 7's exact conditions."""
+    """The highest goal level the position meets (0 for none), the rules card's exact conditions."""
     for reached, goals in ((0, KING_GOALS), (1, QUEEN_GOALS)):
         if not all(board.piece_at(sq) == chess.Piece(kind, colour) for colour, kind, sq in goals):
             return reached
@@ -170,7 +170,7 @@ class SafePassage(ChessVariant[int]):
         if len(fields) == 1 and fields[0][:1] in "gG":
             fields = START.split() + fields       # `g2`: the start array with a target level
         if len(fields) >= 4:
-            fields[3] = "-"                       # the en passant field is ignored (ruling 6)
+            fields[3] = "-"                       # the en passant field is ignored (rules card)
         if len(fields) > 7:
             raise ValueError("Safe Passage's FEN has six fields and an optional target level (g2 or g3).")
         return super().load(" ".join(fields))
@@ -183,7 +183,7 @@ class SafePassage(ChessVariant[int]):
 
     def fen(self, board: chess.Board, state: int) -> str:
         fields = board.fen(en_passant="fen").split()
-        fields[3] = "-"                             # never en passant (ruling 6)
+        fields[3] = "-"                             # never en passant (rules card)
         return " ".join(fields + self.format_state(state))
 
     # -- moves ----------------------------------------------------------------------------------
@@ -201,7 +201,7 @@ class SafePassage(ChessVariant[int]):
 
     def castlings(self, board: chess.Board) -> Iterator[chess.Move]:
         """Castling by the FIDE rights and empty squares, before the check test: candidates for
-        refusals only (the legal castlings are python-chess's, ruling 11)."""
+        refusals only (the legal castlings are python-chess's, rules card)."""
         us = board.turn
         home = chess.E1 if us == chess.WHITE else chess.E8
         if board.piece_at(home) != chess.Piece(chess.KING, us):
@@ -216,11 +216,11 @@ class SafePassage(ChessVariant[int]):
         return self.refusal(board, move) is None
 
     def legal(self, board: chess.Board, state: int) -> list[chess.Move]:
-        """Ruling section 3: FIDE's legal moves (python-chess's, castling and the check rule with
+        """Rules card: FIDE's legal moves (python-chess's, castling and the check rule with
         FIDE's pawn attack included), less en passant and every pawn move onto its last rank, less
-        every move that leaves a piece attacked in the sense of rulings 1 and 5."""
+        every move that leaves a piece attacked in the sense of the rules card."""
         if not board.move_stack and dangers(board):
-            return []          # a set-up with a piece in danger is lost already (ruling 13)
+            return []          # a set-up with a piece in danger is lost already (rules card)
         found = []
         last = FAR_RANK[board.turn]
         for move in board.generate_legal_moves():
@@ -273,9 +273,9 @@ class SafePassage(ChessVariant[int]):
         return None if board.is_legal(move) else self.check_refusal(board, move)
 
     def check_refusal(self, board: chess.Board, move: chess.Move) -> str:
-        """Why a move that leaves no piece in danger is still not one of FIDE's legal moves (ruling
-        section 3 step 1): it castles out of, across or into check, or leaves the king in check,
-        which only a pawn on its seventh rank can give (ruling 5 keeps it out of the safety rule)."""
+        """Why a move that leaves no piece in danger is still not one of FIDE's legal moves (rules
+        card): it castles out of, across or into check, or leaves the king in check,
+        which only a pawn on its seventh rank can give (the rules card keeps it out of the safety rule)."""
         us, colour = board.turn, colour_name(board.turn)
         if board.is_castling(move):
             home, target = move.from_square, move.to_square
@@ -315,7 +315,7 @@ class SafePassage(ChessVariant[int]):
 
     # -- the end ----------------------------------------------------------------------------------
     def judge_danger(self, board: chess.Board, state: int, legal: list[chess.Move]) -> Outcome | None:
-        """Only a set-up can have a piece in danger: legal play never leaves one (ruling 13)."""
+        """Only a set-up can have a piece in danger: legal play never leaves one (rules card)."""
         if board.move_stack:
             return None
         danger = dangers(board)

@@ -2,7 +2,7 @@
 
 Turns follow a fixed ten-turn cycle of calls (W-N, B-B, W-R, B-Q, W-K, B-N, W-B, B-R, W-Q, B-K).
 The called side moves one of its unplaced men of the called type to an empty square; pieces go
-home in the order K, Q, R, B, N unless a higher piece can no longer be placed (ruling 8); when
+home in the order K, Q, R, B, N unless a higher piece can no longer be placed (rules card); when
 no called piece can move, a pawn steps one square back; else the side passes.
 
 A plain standalone `Game` over a 64-entry board: nothing of chess move generation applies (no
@@ -107,14 +107,14 @@ def colour_of(man: str) -> str:
 
 
 def call(k: int) -> tuple[str, str]:
-    """Ruling 2: turn k (from 0) calls White when k is even, and type NBRQK[k mod 5]."""
+    """Rules card: turn k (from 0) calls White when k is even, and type NBRQK[k mod 5]."""
     return (WHITE if k % 2 == 0 else BLACK), CYCLE[k % 5]
 
 
 @dataclass(frozen=True)
 class Position:
     board: tuple[str, ...]   # 64 entries, "" for empty, FEN letters
-    k: int = 0               # turns since the start of the cycle (ruling 2)
+    k: int = 0               # turns since the start of the cycle (rules card)
     halfmove: int = 0
 
     @property
@@ -127,7 +127,7 @@ class Position:
 
 
 class Analysis:
-    """What ruling 8 says of one position: placed pieces, permanent men, dead pieces."""
+    """What the rules card says of one position: placed pieces, permanent men, dead pieces."""
 
     def __init__(self, board: tuple[str, ...]):
         self.board = board
@@ -157,7 +157,7 @@ class Analysis:
         self._dead: dict[int, bool] = {}
 
     def is_dead(self, square: int) -> bool:
-        """Ruling 8: an unplaced piece that can never reach a home square not held by a permanent man."""
+        """Rules card: an unplaced piece that can never reach a home square not held by a permanent man."""
         cached = self._dead.get(square)
         if cached is not None:
             return cached
@@ -186,7 +186,7 @@ class Analysis:
                 and (colour is None or colour_of(m) == colour)]
 
     def end_phase(self) -> bool:
-        """Ruling 9: every piece away from home is dead."""
+        """Rules card: every piece away from home is dead."""
         return all(self.is_dead(i) for i in self.unplaced())
 
     def may_place(self, colour: str, kind: str) -> bool:
