@@ -22,10 +22,11 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.service import DueEvent, GameService
+from bot.timing import HOUR
 
 log = logging.getLogger(__name__)
 
-LONGEST_SLEEP = 3600.0   # a safety net: wake at least hourly (a deadline another process stored)
+LONGEST_SLEEP = float(HOUR)   # a safety net: wake at least hourly (a deadline another process stored)
 RETRY = 1.0              # after a round that left something due (another shard's, or an error)...
 MAX_RETRY = 60.0         # ...doubled while that goes on, up to this
 
