@@ -31,7 +31,7 @@ class ServerSettings:
 
     def to_dict(self) -> dict[str, Any]:
         return {"disabled": sorted(self.disabled), "threads": self.threads, "days": self.days,
-                "announce": self.announce, "computer": self.computer}
+                "announce": self.announce} | ({} if self.computer else {"computer": False})   # kept only when off
 
     def allows(self, slug: str) -> bool:
         return slug not in self.disabled
