@@ -10,9 +10,9 @@ import pytest_asyncio
 
 import rules
 from bot.console import Console
-from bot.opponent import runner as runner_module
+from bot.opponent import runner as runner_module, workers as workers_module
 from bot.opponent.runner import Runner
-from bot.opponent.workers import Job, Workers
+from bot.opponent.workers import Answer, Job, Workers
 from bot.service import COMPUTER, GameService, Player, UserError
 from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
 
@@ -328,3 +328,40 @@ class _Lines:
 
     def flush(self) -> None:
         pass
+
+
+class HopelessWorkers(Workers):
+    """Workers that always find the computer's position lost: the first legal move, a score far below zero."""
+
+    async def choose(self, job):
+        game = rules.new_game(job.variant, seed=job.seed, fen=job.start_fen)
+        for move in job.moves:
+            game.play(move)
+        return Answer(game.legal_moves()[0], -5000, 1, 1)
+
+
+@pytest.mark.asyncio
+async def test_at_the_higher_levels_the_computer_resigns_a_position_hopeless_for_some_moves_in_a_row(store):
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    runner = started(service, delivered, workers=HopelessWorkers(1))
+    try:
+        await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=runner_module.RESIGN_LEVEL)
+        for n, move in enumerate(("Nf3", "Ng1", "Nc3")[:runner_module.RESIGN_MOVES], start=1):
+            await service.move(CHANNEL, ALICE, move)
+            await delivered.wait(n)
+    finally:
+        await runner.stop()
+    kinds = [e.kind for e in delivered.events]
+    assert kinds == ["move"] * (runner_module.RESIGN_MOVES - 1) + ["resign"]
+    last = delivered.events[-1]
+    assert last.record.result == "1-0" and "resigns" in last.reply.text and last.reply.finished
+
+
+def test_workers_run_at_a_lower_priority_where_they_have_no_cpu_of_their_own(monkeypatch):
+    monkeypatch.setattr(workers_module, "worker_cpus", lambda: frozenset())
+    workers = Workers(1)
+    try:
+        assert workers._executor().submit(os.nice, 0).result(timeout=120) == os.nice(0) + workers_module.NICE
+    finally:
+        workers.close()
