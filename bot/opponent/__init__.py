@@ -6,6 +6,6 @@ search for its moves (workers), and the task that plays its turns (runner).
     runner    started by a front end beside its scheduler: plays the computer's turns in turn, saving each
               through the service before it is delivered
 
-Nothing here is imported by this package itself: the service imports `computer` (and `workers`
-through the runner it is handed), and the runner imports the service.
+This package's own module imports none of them: the service imports only `computer`, and the
+runner imports the service (so no cycle).
 """
