@@ -11,6 +11,10 @@ Running:
 
     KIBITZ_CPU            auto (default): the process keeps to one CPU; all: any CPU; or a CPU
                           number. Why, in bot/process.py.
+    KIBITZ_ENGINE_WORKERS  worker processes searching the computer's moves (default: one fewer than
+                          the CPUs the bot may use, at least 1); they run off the bot's CPU
+    KIBITZ_ENGINE_NODES   cap each of the computer's searches at this many positions instead of its
+                          level's time (the same moves on any machine; tests). Default: no cap
     KIBITZ_PG_TIMEOUT     seconds PostgreSQL may take to accept a connection or answer a query
                           (default 5): a frozen server gets "try again", not endless "thinking"
                           (after twice that at most: a query that timed out is also cancelled)
@@ -59,6 +63,8 @@ class Config:
     cpu: str | int = "auto"                   # KIBITZ_CPU: "auto" (one CPU), "all" or a CPU number (bot/process.py)
     pg_timeout: int = 5                       # KIBITZ_PG_TIMEOUT: seconds for a PostgreSQL connection or query
     pg_lock_timeout: int = 120                # KIBITZ_PG_LOCK_TIMEOUT: seconds to wait for another's migration
+    engine_workers: int | None = None         # KIBITZ_ENGINE_WORKERS; None: one fewer than the CPUs, at least 1
+    engine_nodes: int | None = None           # KIBITZ_ENGINE_NODES; None: each search gets its level's time
 
     @property
     def store_options(self) -> dict[str, float]:
@@ -113,6 +119,8 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         cpu=parse_cpu(env.get("KIBITZ_CPU", "")),
         pg_timeout=parse_seconds(env, "KIBITZ_PG_TIMEOUT", 5),
         pg_lock_timeout=parse_seconds(env, "KIBITZ_PG_LOCK_TIMEOUT", 120),
+        engine_workers=parse_count(env, "KIBITZ_ENGINE_WORKERS"),
+        engine_nodes=parse_count(env, "KIBITZ_ENGINE_NODES"),
     )
 
 
@@ -132,6 +140,16 @@ def parse_seconds(env: dict[str, str], name: str, default: int) -> int:
     if value < 1:
         raise ConfigError(f"{name} must be a whole number of seconds, 1 or more (not {text!r}).")
     return value
+
+
+def parse_count(env: dict[str, str], name: str) -> int | None:
+    """An optional whole number, 1 or more (None when unset); raises ConfigError with one sentence."""
+    text = env.get(name, "").strip()
+    if not text:
+        return None
+    if _whole(text) < 1:
+        raise ConfigError(f"{name} must be a whole number, 1 or more (not {text!r}).")
+    return _whole(text)
 
 
 def _whole(text: str) -> int:

@@ -3,6 +3,7 @@
 Deadlines run as on Discord (bot/scheduler.py): a challenge that expires, a reminder to move or a
 game lost on time while the console runs is said here as it happens, with the channel it is in.
 Lines are read in a thread of their own, so the deadlines go on while the console waits for one.
+The computer's moves (bot/opponent/runner.py, started beside the scheduler) are said the same way.
 """
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from typing import TextIO
 import rules
 
 from .builder import Menu
+from .opponent.runner import Runner
+from .opponent.workers import Workers
 from .scheduler import Scheduler
-from .service import DueEvent, GameService, Player, Reply, UserError
+from .service import COMPUTER, DueEvent, GameService, Player, Reply, UserError
 from .store import GameStatus
 
 HELP = """Commands (as in Discord):
@@ -27,7 +30,8 @@ HELP = """Commands (as in Discord):
   /puzzle <variant> [seed] [level:N]  start a solo puzzle
   /puzzle <variant> daily        today's deal, the same for everyone (in a channel of its own)
   /hint                          one good next move in a solo puzzle, and why (counted)
-  /challenge @<name> <variant>   challenge someone (you play White)
+  /challenge <variant> @<name> [colour:black] [level:N]  challenge someone (you play White), or
+                                 @kibitz, the computer: the game begins at once (level 1-8, default 3)
   /accept, /decline              answer a challenge
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves
@@ -88,8 +92,10 @@ def second_person(text: str) -> str:
 
 class Console:
     def __init__(self, service: GameService, out_dir: str | Path, *, stdout: TextIO = sys.stdout,
-                 user: str = "you", channel: str = "console") -> None:
+                 user: str = "you", channel: str = "console", engine_workers: int | None = None,
+                 engine_nodes: int | None = None) -> None:
         self.service = service
+        self.runner = Runner(service, self.announce, workers=Workers(engine_workers), nodes=engine_nodes)
         self.out_dir = Path(out_dir)
         self.stdout = stdout
         self.user = Player(f"console:{user}", user)
@@ -104,6 +110,7 @@ class Console:
         lines = read_lines(stdin)
         scheduler = Scheduler(self.service, self.announce)
         scheduler.start()
+        self.runner.start()
         try:
             while True:
                 self.stdout.write("> ")
@@ -114,10 +121,12 @@ class Console:
                     return
                 await self.handle(line)
         finally:
+            await self.runner.stop()
             await scheduler.stop()
 
     async def announce(self, event: DueEvent) -> None:
-        """A deadline carried out while the console runs (the scheduler's `deliver`)."""
+        """A deadline carried out, or the computer's move, while the console runs (the scheduler's and
+        the runner's `deliver`)."""
         record = event.record
         where = (record.home_channel_id or record.channel_id) if event.kind == "expired" else record.channel_id
         self.say(f"\nIn #{where}:")
@@ -160,7 +169,7 @@ class Console:
             "variants": lambda: s.list_variants(),
             "rules": lambda: s.rules_card(self._arg(args, "a variant")),
             "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), *self._puzzle_options(args[1:])),
-            "challenge": lambda: s.challenge(ch, me, self._opponent(args), self._arg(args[1:], "a variant")),
+            "challenge": lambda: self.challenge(args),
             "accept": lambda: s.accept(ch, me),
             "decline": lambda: s.decline(ch, me),
             "move": lambda: s.move(ch, me, " ".join(args) or self._arg(args, "a move")),
@@ -181,6 +190,25 @@ class Console:
         if command not in actions:
             raise UserError(f"Unknown command /{command}. Type /help.")
         self.show(await actions[command]())
+
+    async def challenge(self, args: list[str]) -> Reply:
+        """`/challenge zoo @bob colour:black` as on Discord (variant, opponent, options), or the older
+        `/challenge @bob zoo`; `@kibitz` is the computer (`level:N`)."""
+        options = {name.lower(): value for name, _, value in (a.partition(":") for a in args)
+                   if name.lower() in ("colour", "color", "level")}
+        words = [a for a in args if a.partition(":")[0].lower() not in options]
+        if words and words[0].startswith("@"):
+            words = words[1:2] + words[:1]   # the older order: opponent first
+        slug = self._arg(words, "a variant")
+        opponent = self._opponent(words[1:]) if words[1:] else None
+        if opponent is not None and opponent.name == "kibitz":
+            opponent = COMPUTER
+        level = options.get("level")
+        if level is not None and not level.isdecimal():
+            raise UserError("The level must be a whole number.")
+        colour = options.get("colour", options.get("color", "white"))
+        return await self.service.challenge(self.channel, self.user, opponent, slug, colour=colour,
+                                            level=int(level) if level is not None else None)
 
     async def daily(self, slug: str, rest: list[str]) -> None:
         """Today's deal. The console has no private threads: each player's copy plays in a channel

@@ -89,6 +89,7 @@ def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None
     if not hasattr(os, "sched_setaffinity"):
         return None
     allowed = os.sched_getaffinity(0)
+    _ALLOWED.update(allowed)   # kept for the engine's workers
     cpu = choose(setting, allowed, current_cpu(), shard_ids)
     if cpu is None:
         return None
@@ -100,6 +101,17 @@ def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None
     log.info("running on CPU %d of %s (KIBITZ_CPU=all lets the threads use every CPU; see bot/process.py)",
              cpu, _span(allowed))
     return cpu
+
+
+_ALLOWED: set[int] = set()   # the CPUs the process was allowed before it kept to one (bot/opponent/workers.py)
+
+
+def allowed_cpus() -> set[int]:
+    """The CPUs this process may use, as they were before `keep_to_one_cpu` (the engine's workers
+    go to those the bot does not keep to)."""
+    if not _ALLOWED and hasattr(os, "sched_getaffinity"):
+        _ALLOWED.update(os.sched_getaffinity(0))
+    return set(_ALLOWED) or {0}
 
 
 def _span(cpus: set[int]) -> str:

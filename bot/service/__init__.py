@@ -11,6 +11,7 @@ One module per job, each a part of GameService over the shared unit of work (`ta
     games     starting and ending games: puzzles, challenges, resign, draw, takeback, abort, rematch
     play      moves (typed, built from menus, clicked on a grid), the board, undo, move suggestions
     clock     deadlines: expired challenges, reminders, games lost on time
+    computer  games against the computer: started at once, its turns saved, its answers to draws and takebacks
     lobby     server settings, pings, the open games
     records   ratings, leaderboards, profiles
     exports   PGN and GIF
@@ -22,6 +23,7 @@ from __future__ import annotations
 from ..suggest import suggest
 from ..timing import duration
 from .clock import Clock
+from .computer import COMPUTER, Computer
 from .exports import Exports
 from .games import Games
 from .lobby import Lobby
@@ -31,9 +33,9 @@ from .puzzles import Puzzles
 from .records import Records, is_rated, rating_text
 from .types import RULES_VERSION, STALE, UNSURE, DueEvent, DueSignal, Player, Reply, UserError
 
-__all__ = ["GameService", "UserError", "Player", "Reply", "DueEvent", "DueSignal", "STALE", "UNSURE", "RULES_VERSION",
+__all__ = ["GameService", "COMPUTER", "UserError", "Player", "Reply", "DueEvent", "DueSignal", "STALE", "UNSURE", "RULES_VERSION",
            "duration", "is_rated", "rating_text", "suggest"]
 
 
-class GameService(Games, Play, Puzzles, Exports, Records, Lobby, Clock, Presenter):
+class GameService(Games, Play, Puzzles, Exports, Records, Lobby, Clock, Computer, Presenter):
     """Every call a front end makes (the parts above, over `tables.Tables`)."""

@@ -8,6 +8,7 @@ import rules
 from rules import Game, Outcome
 
 from .. import daily
+from ..opponent import computer
 from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
@@ -52,11 +53,26 @@ class Games(Tables):
 
     @tells_notices
     async def challenge(self, channel: str, challenger: Player, opponent: Player | None, slug: str,
-                        guild: str | None = None, colour: str = "white", days: int | None = None) -> Reply:
+                        guild: str | None = None, colour: str = "white", days: int | None = None,
+                        level: int | None = None, play_in: str | None = None) -> Reply:
         """Post a challenge in `channel`. Challenges wait side by side; none takes the channel.
         `opponent` None is an open challenge anyone but the challenger may accept. `colour` is the
         challenger's: white, black or random (drawn now, and said). `days` per move (1-14)
-        overrides the default deadline."""
+        overrides the default deadline.
+
+        `opponent` COMPUTER (or a computer seat's id, as a rematch passes it): no challenge; the game
+        against the computer at `level` (default engine.DEFAULT_LEVEL) begins at once in `play_in`
+        (a thread made for it), else in `channel` (see computer.py; `check_computer` checks first)."""
+        if opponent is not None and computer.is_computer(opponent.id):
+            colour = (colour or "random").strip().lower()
+            if colour not in COLOURS:
+                raise UserError("Colour must be white, black or random.")
+            if days is not None and not MIN_DAYS <= days <= MAX_DAYS:
+                raise UserError(f"Days per move must be {MIN_DAYS} to {MAX_DAYS}.")
+            level = computer.level_of(opponent.id) if level is None and opponent.id != computer.COMPUTER_ID else level
+            return await self._challenge_computer(channel, challenger, slug, guild, colour, level, play_in, days)
+        if level is not None:
+            raise UserError("A level is for a game against the computer (Kibitz) only.")
         info = await self.check_start(guild, slug, players=2)
         if opponent is not None and opponent.id == challenger.id:
             raise UserError("You cannot challenge yourself.")
@@ -199,9 +215,11 @@ class Games(Tables):
             return not declining
         return any(pid == user.id for pid, _ in record.players)
 
-    async def rematch(self, channel: str, user: Player, game_id: int, guild: str | None = None) -> Reply:
+    async def rematch(self, channel: str, user: Player, game_id: int, guild: str | None = None,
+                      play_in: str | None = None) -> Reply:
         """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`
-        (of the game's server `guild`)."""
+        (of the game's server `guild`). Against the computer the new game, at the same level,
+        begins at once, in `play_in` (a thread made for it) or else in `channel`."""
         record = await self.store.get(game_id)
         if record is None or record.solo or record.status != GameStatus.FINISHED:
             raise UserError("A rematch is offered once a two-player game is over.")
@@ -223,7 +241,8 @@ class Games(Tables):
             days = seconds // DAY if seconds and seconds % DAY == 0 and MIN_DAYS <= seconds // DAY <= MAX_DAYS else None
             return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
                                         guild=record.guild_id,
-                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days)
+                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days,
+                                        play_in=play_in)
 
     async def check_player(self, channel: str, user: Player, game_id: int | None = None) -> None:
         """Raise UserError unless `user` plays the game in play here (game `game_id`, if given)."""
@@ -269,6 +288,8 @@ class Games(Tables):
                 game.finish(Outcome.draw(f"{claim} claimed"))
                 await self._commit(live, before, undo=lambda: game.finish(None))
                 return await self._board_reply(record, game, f"{user.name} claims a draw.")
+            if self._plays_computer(record):
+                return await self._computer_draw(live, user)
             if record.draw_offer and record.draw_offer != user.id:
                 game.finish(Outcome.draw("agreed"))
                 record.draw_offer = None
@@ -292,6 +313,8 @@ class Games(Tables):
             if record.solo:
                 raise UserError("In a puzzle, use /undo to take a move back.")
             colour = self._seat(record, user)
+            if self._plays_computer(record):
+                return await self._computer_takeback(live, user)
             if record.takeback_offer == user.id:
                 raise UserError("Your takeback request already stands.")
             if record.takeback_offer:

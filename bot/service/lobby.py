@@ -46,9 +46,11 @@ class Lobby(Tables):
 
     async def change_settings(self, guild: str | None, *, enable: str | None = None, disable: str | None = None,
                               threads: bool | None = None, days: int | None = None, announce: str | None = None,
-                              stop_announcing: bool = False, channel_name: Callable[[str], str] = str) -> Reply:
+                              stop_announcing: bool = False, computer: bool | None = None,
+                              channel_name: Callable[[str], str] = str) -> Reply:
         """Change a server's settings (the front end has checked the member may). `enable` "all"
-        turns every variant back on; `days` 0 goes back to the bot's default."""
+        turns every variant back on; `days` 0 goes back to the bot's default; `computer` lets
+        members play the computer (True) or not (False)."""
         if guild is None:
             raise UserError("Settings belong to a server; there are none in direct messages.")
         async with self._lock(f"settings:{guild}"):   # read, change, write: two changes at once both stay
@@ -70,7 +72,8 @@ class Lobby(Tables):
                 disabled=frozenset(disabled),
                 threads=current.threads if threads is None else threads,
                 days=current.days if days is None else (days or None),
-                announce=None if stop_announcing else (announce or current.announce))
+                announce=None if stop_announcing else (announce or current.announce),
+                computer=current.computer if computer is None else computer)
             if changed != current:
                 async def saved() -> bool:
                     return await self.server_settings(guild) == changed
@@ -95,7 +98,8 @@ class Lobby(Tables):
                                               else f"{default} (the bot's default)") + ".",
                  "Challenges announced in: " + (channel_name(settings.announce) if settings.announce
                                                 else "only the channel where they are made") + ".",
-                 "Change with /settings enable, disable, threads, days, announce or stop_announcing."]
+                 "Computer opponent: " + ("on." if settings.computer else "off."),
+                 "Change with /settings enable, disable, threads, days, announce, stop_announcing or computer."]
         return "\n".join(lines)
 
     async def set_pings(self, user: Player, on: bool) -> Reply:

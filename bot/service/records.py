@@ -6,6 +6,7 @@ import logging
 import rules
 
 from .. import daily
+from ..opponent import computer
 from ..store import GameRecord, GameStatus
 from ..timing import plural
 from .tables import Tables
@@ -21,12 +22,13 @@ class Records(Tables):
         """Rate a finished game between two different members. The store keys it by game id,
         so rating it again (a retry, a second process) changes nothing. The game itself is
         already saved: a failure here is logged, never turned into the player's error."""
-        if not is_rated(record):
+        variant = rated_as(record)
+        if variant is None:
             return
         score = {"1-0": 1.0, "0-1": 0.0}.get(record.result or "", 0.5)
         for attempt in (1, 2):   # once more after an error: rated already, the retry changes nothing
             try:
-                await self.store.rate(self._id(record), record.guild_id or "", record.variant,
+                await self.store.rate(self._id(record), record.guild_id or "", variant,
                                       record.players[0], record.players[1], score, self.clock())
                 return
             except Exception:
@@ -37,7 +39,7 @@ class Records(Tables):
         """Rate the server's finished games left unrated (a rating write failed, or the process died
         just after the game was saved), oldest first, before its ratings are shown."""
         for record in await self.store.unrated_finishes(guild):
-            if is_rated(record):
+            if rated_as(record) is not None:
                 log.warning("rating game %s, finished without its rating", record.id)
                 await self._rate(record)
 
@@ -81,21 +83,46 @@ class Records(Tables):
     async def profile(self, guild: str | None, member: Player) -> Reply:
         await self._recover_ratings(guild or "")
         rows = await self.store.player_ratings(guild or "", member.id)
+        against = [(computer.read_record_key(row.variant), row) for row in rows]
+        rated = [row for key, row in against if key is None]
         if not rows:
             return Reply(f"{member.name} has no rated games here yet.")
-        lines = [f"**{member.name}**"]
-        for row in rows:
+        lines = [f"**{member.name}**"] + ([] if rated else ["No rated games here yet."])
+        for row in rated:
             info = rules.VARIANTS.get(row.variant)
             name = info.name if info else row.variant
-            lines.append(f"{name}: {rating_text(row)} · {plural(row.games, 'game')}: "
-                         f"{plural(row.wins, 'win')}, {plural(row.draws, 'draw')}, {plural(row.losses, 'loss')}")
+            lines.append(f"{name}: {rating_text(row)} · {_results(row)}")
+        played = sorted((key, row) for key, row in against if key is not None)
+        if played:
+            lines.append("Against the computer (not rated):")
+        for (slug, level), row in played:
+            info = rules.VARIANTS.get(slug)
+            lines.append(f"{info.name if info else slug}, level {level}: {_results(row)}")
         return Reply("\n".join(lines))
 
 
 def is_rated(record: GameRecord) -> bool:
     """A two-player game between two different members that ended with a result."""
     return (len(record.players) == 2 and record.players[0][0] != record.players[1][0]
-            and record.status == GameStatus.FINISHED and record.result in ("1-0", "0-1", "1/2-1/2"))
+            and record.status == GameStatus.FINISHED and record.result in ("1-0", "0-1", "1/2-1/2")
+            and computer.seat(record.players) is None)
+
+
+def rated_as(record: GameRecord) -> str | None:
+    """The ratings key a finished game counts under: its variant between members; against the
+    computer the member's record against that level (bot/opponent/computer.py), never a rating
+    among people; None when it counts nowhere."""
+    index = computer.seat(record.players)
+    if index is None:
+        return record.variant if is_rated(record) else None
+    if record.status != GameStatus.FINISHED or record.result not in ("1-0", "0-1", "1/2-1/2"):
+        return None
+    return computer.record_key(record.variant, computer.level_of(record.players[index][0]))
+
+
+def _results(row) -> str:
+    return (f"{plural(row.games, 'game')}: {plural(row.wins, 'win')}, {plural(row.draws, 'draw')}, "
+            f"{plural(row.losses, 'loss')}")
 
 
 def rating_text(row) -> str:

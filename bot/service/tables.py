@@ -17,10 +17,11 @@ from typing import TYPE_CHECKING, Awaitable, Callable, NoReturn, TypeVar
 import rules
 from rules import Game, Outcome
 
+from ..opponent import computer
 from ..settings import ServerSettings
 from ..store import ChannelBusy, GameRecord, GameStatus, GameStore, SetAside, StaleRecord, holds
 from ..timing import CHALLENGE_TTL, MOVE_DEADLINE
-from .types import STALE, UNSURE, DueEvent, DueSignal, Player, Reply, Unsure, UserError
+from .types import STALE, UNSURE, DueEvent, DueSignal, Player, Reply, Thinker, Unsure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,7 @@ class Tables:
         # could not say whether it landed; the next round reads it back (clock.py)
         self._unsure_due: dict[int, tuple[GameRecord, float, Callable[[], Awaitable[DueEvent]]]] = {}
         self.deadlines = DueSignal()          # wakes the scheduler when a save brings a deadline nearer
+        self.thinker: Thinker | None = None   # the computer's runner, once started: woken by a save leaving it to move
         store.on_set_aside = self._set_aside   # a row the store could not read: free its channel here too
 
     def _lock(self, channel: str) -> asyncio.Lock:
@@ -240,8 +242,8 @@ class Tables:
         else:
             record.status = GameStatus.ACTIVE if record.status == GameStatus.FINISHED else record.status
             record.result = record.reason = record.score = None
-            # the clock of the player to move starts now (two-player games with a deadline)
-            record.due_at = self._first_due(record)
+            # the clock of the player to move starts now (two-player games with a deadline; never the computer's)
+            record.due_at = None if computer.to_move(record.players, record.fen) else self._first_due(record)
             record.reminded = False
 
     async def _commit(self, live: Live, before: GameRecord, undo: Callable[[], object],
@@ -280,6 +282,12 @@ class Tables:
                 self._live[before.channel_id] = live
             raise
         self.deadlines.note(record.due_at)
+        self._wake_computer(record)
+
+    def _wake_computer(self, record: GameRecord) -> None:
+        """Tell the computer's runner (if one runs) that the computer is to move in this game."""
+        if self.thinker is not None and record.playing and computer.to_move(record.players, record.fen):
+            self.thinker.wake(self._id(record))
 
     async def _create(self, record: GameRecord) -> None:
         async def created() -> bool:   # the row, made just now, is found by its fields (a retry makes no second)
@@ -293,6 +301,7 @@ class Tables:
         except ChannelBusy:
             raise UserError("This channel already has a game.") from None
         self.deadlines.note(record.due_at)
+        self._wake_computer(record)
 
     async def _write(self, record: GameRecord) -> None:
         """store.save(record), also when the store's answer is lost after the commit."""
@@ -366,3 +375,9 @@ class Tables:
         async def _recover_daily_results(self, day: str, variant: str, guild: str) -> None: ...
         async def _daily_after_commit(self, record: GameRecord) -> None: ...
         def _with_builder(self, reply: Reply, record: GameRecord, game: Game) -> Reply: ...
+        async def _challenge_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
+                                      level: int | None, play_in: str | None, days: int | None) -> Reply: ...
+        async def _computer_draw(self, live: Live, user: Player) -> Reply: ...
+        async def _computer_takeback(self, live: Live, user: Player) -> Reply: ...
+        @staticmethod
+        def _plays_computer(record: GameRecord) -> bool: ...

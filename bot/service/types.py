@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from typing import Protocol
 from importlib import metadata
 
 import rules
@@ -61,10 +62,24 @@ class DueEvent:
     kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
     "reminder": the player to move has a quarter of their time left (post `reply` in the game's
     channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
-    and lost (post the final board `reply` in the game's channel)."""
+    and lost (post the final board `reply` in the game's channel).
+
+    From the computer's runner (bot/opponent/runner.py), once its turn is saved: "move": the
+    board after the computer's move (post `reply` in the game's channel, `reply.ping` the member
+    unless they opted out); "resign": it resigned a hopeless position (post the final board)."""
     kind: str
     record: GameRecord
     reply: Reply
+
+
+class Thinker(Protocol):
+    """The computer's runner (bot/opponent/runner.py) as the service sees it, once started."""
+
+    def wake(self, game_id: int) -> None:
+        """The computer is to move in game `game_id`: queue its turn."""
+
+    async def evaluate(self, record: GameRecord) -> int:
+        """The engine's score of the game's position, in centipawns for the side to move."""
 
 
 class DueSignal:

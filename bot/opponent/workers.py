@@ -1,0 +1,138 @@
+"""The computer's worker processes: the search never runs on the bot's event loop nor on its CPU.
+
+A pool of `size` processes (KIBITZ_ENGINE_WORKERS; default one fewer than the CPUs the bot may
+use, at least 1). Each worker, as it starts, moves to the allowed CPUs the bot does not keep to
+(bot/process.py, KIBITZ_CPU); where there is no other CPU it stays and runs at a lower priority
+(os.nice), so the bot's answers come first. A worker rebuilds the game from what the store keeps
+(variant, seed, start FEN, moves) and calls `engine.choose`; for standard chess with a Stockfish
+path it asks Stockfish instead (bot/stockfish.py, where that module is installed).
+
+Workers end with the bot (`close`, and as daemon processes of a pool that dies with it). A worker
+that dies breaks the pool (BrokenProcessPool): `choose` then starts a new pool for the next call.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+import engine
+import rules
+
+from .. import process
+
+try:   # written apart (Stockfish for standard chess); without it the built-in engine plays standard too
+    from bot.stockfish import stockfish_move   # type: ignore[import-not-found, unused-ignore]
+except ImportError:
+    stockfish_move = None
+
+log = logging.getLogger(__name__)
+
+NICE = 10   # how much lower the workers' priority is where they share the bot's only CPU
+
+
+@dataclass(frozen=True)
+class Job:
+    """One search: the game as the store keeps it, the level, and the budget (`nodes` None: no cap)."""
+    variant: str
+    seed: int | None
+    start_fen: str | None
+    moves: tuple[str, ...]
+    level: int
+    seconds: float | None
+    nodes: int | None = None
+    stockfish: str | None = None   # a Stockfish binary for standard chess, else None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a worker found: `move` one of the game's legal turns; `score` in centipawns for the side to move."""
+    move: str
+    score: int
+    depth: int
+    nodes: int
+
+
+def think(job: Job) -> Answer:
+    """Run in a worker: rebuild the game and search it."""
+    game = rules.new_game(job.variant, seed=job.seed, fen=job.start_fen)
+    for move in job.moves:
+        game.play(move)
+    if job.stockfish and job.variant == "standard" and stockfish_move is not None:
+        return Answer(stockfish_move(job.stockfish, game.fen(), job.level, job.seconds), 0, 0, 0)
+    choice = engine.choose(game, job.level, job.seconds, job.nodes)
+    return Answer(choice.move, choice.score, choice.depth, choice.nodes)
+
+
+def start_worker(cpus: frozenset[int]) -> None:
+    """A worker's initializer: onto `cpus` (the CPUs the bot leaves free), else a lower priority."""
+    if cpus and hasattr(os, "sched_setaffinity"):
+        try:
+            os.sched_setaffinity(0, cpus)
+            return
+        except OSError as error:
+            log.warning("engine worker could not move to CPUs %s: %s", sorted(cpus), error)
+    try:
+        os.nice(NICE)
+    except OSError:
+        pass
+
+
+def worker_cpus() -> frozenset[int]:
+    """The allowed CPUs other than those the bot keeps to (empty: there is no other)."""
+    if not hasattr(os, "sched_getaffinity"):
+        return frozenset()
+    return frozenset(process.allowed_cpus() - os.sched_getaffinity(0))
+
+
+def default_size() -> int:
+    """One fewer than the CPUs the bot may use, at least 1."""
+    return max(1, len(process.allowed_cpus()) - 1)
+
+
+class Workers:
+    """The pool. `choose(job)` runs one search in a worker; the pool is started at the first call
+    and again after a worker died."""
+
+    def __init__(self, size: int | None = None) -> None:
+        self.size = size or default_size()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=start_worker, initargs=(worker_cpus(),))
+        return self._pool
+
+    async def choose(self, job: Job) -> Answer:
+        """The worker's answer. Raises what the search raised, or BrokenProcessPool when a worker
+        died (the next call starts a new pool)."""
+        pool = self._executor()
+        try:
+            return await asyncio.wrap_future(pool.submit(think, job))
+        except BrokenProcessPool:
+            self._drop(pool)
+            raise
+
+    def _drop(self, pool: ProcessPoolExecutor) -> None:
+        if self._pool is pool:
+            self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and the load benchmark)."""
+        workers = (self._pool._processes or {}).values() if self._pool is not None else ()  # type: ignore[attr-defined]
+        return [worker.pid for worker in workers if worker.pid is not None]
+
+    def close(self) -> None:
+        """End the workers; searches under way are abandoned (their games move after the next start-up)."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        for worker in list((pool._processes or {}).values()):   # type: ignore[attr-defined]
+            worker.terminate()   # a search of seconds is not waited for
+        pool.shutdown(wait=True, cancel_futures=True)

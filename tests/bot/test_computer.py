@@ -1,0 +1,367 @@
+"""Games against the computer: the service starts them at once and the runner (bot/opponent/runner.py)
+plays the computer's turns through worker processes. Every search here is capped in nodes (level
+1, NODES positions), so no verdict depends on the machine's speed; waits poll the delivered events."""
+import asyncio
+import os
+import signal
+
+import pytest
+import pytest_asyncio
+
+import rules
+from bot.console import Console
+from bot.opponent import runner as runner_module, workers as workers_module
+from bot.opponent.runner import Runner
+from bot.opponent.workers import Answer, Job, Workers
+from bot.service import COMPUTER, GameService, Player, UserError
+from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
+
+from .conftest import ALICE, BOB, CHANNEL, fake_png
+
+NODES = 200
+GUILD = "g1"
+KIBITZ_1 = "Kibitz (level 1, beginner)"
+
+
+class Delivered:
+    """The runner's `deliver`: keeps each event, with the game as the store held it at delivery."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.events = []
+        self.stored = []   # the stored record's moves at each delivery
+
+    async def __call__(self, event) -> None:
+        self.stored.append(list((await self.store.get(event.record.id)).moves))
+        self.events.append(event)
+
+    async def wait(self, count: int, timeout: float = 120.0) -> None:
+        """Until `count` events came (a bounded wait, generous: workers start as processes)."""
+        async with asyncio.timeout(timeout):
+            while len(self.events) < count:
+                await asyncio.sleep(0.02)
+
+
+def started(service, delivered, workers=None, nodes=NODES) -> Runner:
+    runner = Runner(service, delivered, workers=workers or Workers(1), nodes=nodes)
+    runner.start()
+    return runner
+
+
+async def answered(service, store) -> Delivered:
+    """Start a runner, wait for its first delivered turn, stop it: what it delivered."""
+    delivered = Delivered(store)
+    runner = started(service, delivered)
+    try:
+        await delivered.wait(1)
+    finally:
+        await runner.stop()
+    return delivered
+
+
+@pytest_asyncio.fixture
+async def played():
+    """(service, delivered, runner) over an in-memory store, the runner stopped afterwards."""
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    runner = started(service, delivered)
+    yield service, delivered, runner
+    await runner.stop()
+
+
+async def first_move(service, channel=CHANNEL, user=ALICE) -> str:
+    return (await service.move_suggestions(channel, user, "", None))[0]
+
+
+@pytest.mark.asyncio
+async def test_a_challenge_to_the_computer_starts_at_once_and_its_answer_is_saved_before_it_is_delivered(played):
+    service, delivered, _ = played
+    reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", guild=GUILD, level=1)
+    assert f"alice plays {KIBITZ_1}" in reply.text and f"Black: {KIBITZ_1}" in reply.text
+    record = await service.game_record(reply.game_id)
+    assert record.status == GameStatus.ACTIVE and record.players[1] == ("computer:1", KIBITZ_1)
+    assert record.due_at is not None   # the member's clock runs, as in any game
+    await service.move(CHANNEL, ALICE, "e4")
+    await delivered.wait(1)
+    event = delivered.events[0]
+    assert event.kind == "move" and f"{KIBITZ_1} plays" in event.reply.text
+    assert event.reply.ping == ALICE.id and "alice to move" in event.reply.text
+    assert delivered.stored[0] == event.record.moves and len(event.record.moves) == 2   # saved, then shown
+    assert event.record.due_at is not None and event.record.moves[1] in event.reply.text
+
+
+@pytest.mark.asyncio
+async def test_the_computer_moves_first_as_white_and_has_no_deadline_of_its_own():
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", colour="black", level=1)
+    record = await store.get(reply.game_id)
+    assert record.players[0][0] == "computer:1" and record.due_at is None   # no runner yet: it waits, no clock
+    with pytest.raises(UserError, match="It is not your turn"):
+        await service.move(CHANNEL, ALICE, "e5")
+    with pytest.raises(UserError, match="still thinking"):
+        await service.takeback(CHANNEL, ALICE)
+    delivered = await answered(service, store)
+    assert len(delivered.events[0].record.moves) == 1 and delivered.events[0].record.due_at is not None
+
+
+@pytest.mark.asyncio
+async def test_a_balanced_swap_game_against_the_computer(played):
+    service, delivered, _ = played
+    await service.challenge(CHANNEL, ALICE, COMPUTER, "balanced-swap", level=1)
+    await service.move(CHANNEL, ALICE, await first_move(service))
+    await delivered.wait(1)
+    record = delivered.events[0].record
+    game = rules.new_game("balanced-swap", seed=record.seed, fen=record.start_fen)
+    game.play(record.moves[0])
+    assert record.moves[1] in game.legal_moves()   # a whole legal turn: move and swap
+
+
+@pytest.mark.asyncio
+async def test_after_a_restart_the_computer_moves_in_the_games_where_it_was_to_move(tmp_path):
+    path = tmp_path / "k.sqlite3"
+    store = await SqliteStore.open(path)
+    service = GameService(store, renderer=fake_png)   # no runner: the bot stopped before it could move
+    await service.challenge(CHANNEL, ALICE, COMPUTER, "zoo", colour="black", level=1)
+    await store.close()
+    store = await SqliteStore.open(path)
+    try:
+        delivered = await answered(GameService(store, renderer=fake_png), store)
+        assert len(delivered.stored[0]) == 1 and delivered.events[0].kind == "move"
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_bystander_cannot_move_in_a_game_against_the_computer(played):
+    service, delivered, _ = played
+    await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+    with pytest.raises(UserError, match="You are not playing in this game"):
+        await service.move(CHANNEL, BOB, "e4")
+    assert (await service.move_suggestions(CHANNEL, BOB, "")) == []
+    with pytest.raises(UserError, match="You are not playing in this game"):
+        await service.draw(CHANNEL, BOB)
+
+
+@pytest.mark.asyncio
+async def test_ten_games_against_the_computer_at_once_each_get_a_reply(played):
+    service, delivered, _ = played
+    members = [Player(str(100 + n), f"m{n}") for n in range(10)]
+    for n, member in enumerate(members):
+        await service.challenge(f"chan-{n}", member, COMPUTER, "standard", level=1)
+    await asyncio.gather(*(service.move(f"chan-{n}", m, "d4") for n, m in enumerate(members)))
+    await delivered.wait(10)
+    assert sorted(e.record.channel_id for e in delivered.events) == sorted(f"chan-{n}" for n in range(10))
+    assert all(len(moves) == 2 for moves in delivered.stored)
+
+
+@pytest.mark.asyncio
+async def test_a_member_may_have_only_a_few_computer_games_at_once_and_a_server_may_turn_it_off(store):
+    service = GameService(store, renderer=fake_png)
+    for n in range(3):
+        await service.challenge(f"chan-{n}", ALICE, COMPUTER, "zoo", guild=GUILD)
+    with pytest.raises(UserError, match=r"already have 3 games against the computer in play here \(at most 3"):
+        await service.challenge("chan-9", ALICE, COMPUTER, "zoo", guild=GUILD)
+    assert await store.open_game("chan-9") is None
+    with pytest.raises(UserError, match="level is 1 to 8"):
+        await service.challenge("chan-9", BOB, COMPUTER, "zoo", guild=GUILD, level=9)
+    reply = await service.change_settings(GUILD, computer=False)
+    assert "Computer opponent: off." in reply.text
+    with pytest.raises(UserError, match="computer opponent is turned off in this server"):
+        await service.challenge("chan-9", BOB, COMPUTER, "zoo", guild=GUILD)
+    assert await store.open_game("chan-9") is None
+    await service.challenge("chan-9", BOB, COMPUTER, "zoo", guild="elsewhere")   # another server's own choice
+
+
+@pytest.mark.asyncio
+async def test_a_takeback_against_the_computer_takes_back_the_move_and_its_reply(played):
+    service, delivered, _ = played
+    await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+    with pytest.raises(UserError, match="no move to take back"):
+        await service.takeback(CHANNEL, ALICE)
+    await service.move(CHANNEL, ALICE, "e4")
+    await delivered.wait(1)
+    reply = await service.takeback(CHANNEL, ALICE)
+    assert "grants the takeback" in reply.text and "alice to move" in reply.text
+    record = await service.game_record(reply.game_id)
+    assert record.moves == [] and record.takeback_offer is None
+
+
+async def a_computer_game(store, fen: str, computer_white: bool) -> GameRecord:
+    """A game of standard chess from `fen`, the computer (level 1) on one side, stored in CHANNEL."""
+    seats = [("computer:1", KIBITZ_1), (ALICE.id, ALICE.name)]
+    record = GameRecord("standard", CHANNEL, seats if computer_white else seats[::-1], fen, GameStatus.ACTIVE,
+                        start_fen=fen)
+    await store.create(record)
+    return record
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("fen, accepts", [
+    ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", True),     # alice (White) a queen up: the computer is worse
+    ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", False),    # the computer (Black) a queen up
+])
+async def test_the_computer_accepts_a_draw_only_when_it_is_not_better(fen, accepts):
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    runner = started(service, delivered)
+    try:
+        record = await a_computer_game(store, fen, computer_white=False)
+        reply = await service.draw(CHANNEL, ALICE)
+    finally:
+        await runner.stop()
+    stored = await store.get(record.id)
+    if accepts:
+        assert "accepts alice's draw offer" in reply.text and stored.result == "1/2-1/2"
+    else:
+        assert reply.text == f"{KIBITZ_1} declines the draw: it thinks it stands better."
+        assert stored.status == GameStatus.ACTIVE and stored.draw_offer is None
+
+
+class FailingWorkers(Workers):
+    """Workers whose full searches fail: only the shallow fallback answers. Keeps every job asked."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.jobs: list[Job] = []
+
+    async def choose(self, job):
+        self.jobs.append(job)
+        if job.nodes != runner_module.SHALLOW_NODES:
+            raise RuntimeError("search failed")
+        return await super().choose(job)
+
+
+@pytest.mark.asyncio
+async def test_a_failing_search_is_tried_again_then_a_shallow_search_moves():
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    workers = FailingWorkers()
+    runner = started(service, delivered, workers=workers, nodes=NODES + 1)
+    try:
+        await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+        await service.move(CHANNEL, ALICE, "e4")
+        await delivered.wait(1)
+    finally:
+        await runner.stop()
+    assert [job.nodes for job in workers.jobs] == [NODES + 1, NODES + 1, runner_module.SHALLOW_NODES]
+    assert len(delivered.stored[0]) == 2
+
+
+@pytest.mark.asyncio
+async def test_a_killed_worker_does_not_wedge_the_game(played):
+    service, delivered, runner = played
+    await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+    await service.move(CHANNEL, ALICE, "e4")
+    await delivered.wait(1)
+    pids = runner.workers.pids()
+    assert pids
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    await service.move(CHANNEL, ALICE, "d4")
+    await delivered.wait(2)
+    assert len(delivered.stored[1]) == 4
+    assert not set(runner.workers.pids()) & set(pids)   # a new pool
+
+
+@pytest.mark.asyncio
+async def test_profile_shows_the_record_against_each_level_and_the_computer_is_on_no_leaderboard(store):
+    service = GameService(store, renderer=fake_png)
+    for level, channel in ((1, "c1"), (2, "c2")):
+        await service.challenge(channel, ALICE, COMPUTER, "zoo", guild=GUILD, level=level)
+        await service.resign(channel, ALICE)
+    profile = (await service.profile(GUILD, ALICE)).text
+    assert "Against the computer (not rated):" in profile
+    assert "Zoo Chess, level 1: 1 game: 0 wins, 0 draws, 1 loss" in profile
+    assert "Zoo Chess, level 2: 1 game: 0 wins, 0 draws, 1 loss" in profile
+    assert "No rated games here yet." in profile
+    board = (await service.leaderboard(GUILD, ALICE, "zoo")).text
+    assert board.startswith("No rated **Zoo Chess** games here yet") and "Kibitz" not in board
+    assert await store.unrated_finishes(GUILD) == []   # each finish is kept once, not left to rate again
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_against_the_computer_begins_at_once_at_the_same_level(store):
+    service = GameService(store, renderer=fake_png)
+    first = await service.challenge(CHANNEL, ALICE, COMPUTER, "zoo", level=2)
+    await service.resign(CHANNEL, ALICE)
+    reply = await service.rematch(CHANNEL, ALICE, first.game_id, play_in="thread-2")
+    record = await store.get(reply.game_id)
+    assert record.channel_id == "thread-2" and record.status == GameStatus.ACTIVE
+    assert record.players[0] == ("computer:2", "Kibitz (level 2, novice)")   # colours swapped
+    assert "Kibitz (level 2, novice)" in (await service.games(None)).text
+
+
+@pytest.mark.asyncio
+async def test_the_console_plays_the_computer_with_discords_argument_order(tmp_path):
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    read, write = os.pipe()
+    out = _Lines()
+    console = Console(service, tmp_path, stdout=out, engine_workers=1, engine_nodes=NODES)
+    with os.fdopen(read) as stdin, os.fdopen(write, "w") as typed:
+        task = asyncio.create_task(console.run(stdin))
+        typed.write("/challenge zoo @kibitz colour:black level:1\n")
+        typed.flush()
+        async with asyncio.timeout(120):
+            while f"{KIBITZ_1} plays" not in out.text:
+                await asyncio.sleep(0.02)
+        typed.write("/quit\n")
+        typed.flush()
+        await asyncio.wait_for(task, 60)
+    assert f"You play {KIBITZ_1} at **Zoo Chess**, as Black." in out.text
+    assert "In #console:" in out.text
+
+
+class _Lines:
+    """A stdout that keeps what was written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+class HopelessWorkers(Workers):
+    """Workers that always find the computer's position lost: the first legal move, a score far below zero."""
+
+    async def choose(self, job):
+        game = rules.new_game(job.variant, seed=job.seed, fen=job.start_fen)
+        for move in job.moves:
+            game.play(move)
+        return Answer(game.legal_moves()[0], -5000, 1, 1)
+
+
+@pytest.mark.asyncio
+async def test_at_the_higher_levels_the_computer_resigns_a_position_hopeless_for_some_moves_in_a_row(store):
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    runner = started(service, delivered, workers=HopelessWorkers(1))
+    try:
+        await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=runner_module.RESIGN_LEVEL)
+        for n, move in enumerate(("Nf3", "Ng1", "Nc3")[:runner_module.RESIGN_MOVES], start=1):
+            await service.move(CHANNEL, ALICE, move)
+            await delivered.wait(n)
+    finally:
+        await runner.stop()
+    kinds = [e.kind for e in delivered.events]
+    assert kinds == ["move"] * (runner_module.RESIGN_MOVES - 1) + ["resign"]
+    last = delivered.events[-1]
+    assert last.record.result == "1-0" and "resigns" in last.reply.text and last.reply.finished
+
+
+def test_workers_run_at_a_lower_priority_where_they_have_no_cpu_of_their_own(monkeypatch):
+    monkeypatch.setattr(workers_module, "worker_cpus", lambda: frozenset())
+    workers = Workers(1)
+    try:
+        assert workers._executor().submit(os.nice, 0).result(timeout=120) == os.nice(0) + workers_module.NICE
+    finally:
+        workers.close()
