@@ -8,7 +8,6 @@ The computer's moves (bot/opponent/runner.py, started beside the scheduler) are 
 from __future__ import annotations
 
 import asyncio
-import re
 import shlex
 import sys
 import threading
@@ -22,6 +21,7 @@ from .opponent.runner import Runner
 from .opponent.workers import Workers
 from .scheduler import Scheduler
 from .service import COMPUTER, DueEvent, GameService, Player, Reply, UserError
+from .service.types import Mark, Style, Who
 from .store import GameStatus
 
 HELP = """Commands (as in Discord):
@@ -76,18 +76,31 @@ def text_board(view: rules.BoardView) -> str:
     return "\n".join(lines)
 
 
-# The service writes of players in the third person ("bob plays e4."); the console user is "you".
-_THIRD_PERSON = {"starts": "start", "challenges": "challenge", "accepts": "accept", "plays": "play",
-                 "resigns": "resign", "claims": "claim", "offers": "offer", "takes": "take", "asks": "ask",
-                 "withdraws": "withdraw", "declines": "decline", "wins": "win", "has": "have", "is": "are"}
-_YOU_VERB = re.compile(r"(?<![\w@])you (" + "|".join(_THIRD_PERSON) + r")\b")
+class Plain(Style):
+    """Answers as plain text for the terminal: no marks, and the console's own player is "you"
+    ("you start", "Your move."), whoever types for now (/as bob)."""
+
+    def __init__(self, reader: str) -> None:
+        self.reader = reader   # the player id read as "you"
+
+    def mark(self, mark: Mark) -> str:
+        return mark.text
+
+    def who(self, who: Who, starts: bool) -> str:
+        if who.player.id != self.reader:
+            return super().who(who, starts)
+        if who.called:
+            return ""
+        you = "You" if starts else "you"
+        return f"{you} {second_person(who.verb)}" if who.verb else you
 
 
-def second_person(text: str) -> str:
-    """The service's lines about a player named "you", with verbs that agree ("you start")."""
-    text = _YOU_VERB.sub(lambda m: "you " + _THIRD_PERSON[m.group(1)], text)
-    text = text.replace("Your move, you.", "Your move.").replace("you, you have", "you have")
-    return re.sub(r"(^|\n|\*\*|[.!?] )you\b", lambda m: m.group(1) + "You", text)   # at a sentence's start
+def second_person(verb: str) -> str:
+    """The verb said to "you": "plays" -> "play", "has" -> "have", "ran" stays."""
+    irregular = {"has": "have", "is": "are", "was": "were"}
+    if verb in irregular:
+        return irregular[verb]
+    return verb[:-1] if verb.endswith("s") and not verb.endswith("ss") else verb
 
 
 class Console:
@@ -99,6 +112,7 @@ class Console:
         self.out_dir = Path(out_dir)
         self.stdout = stdout
         self.user = Player(f"console:{user}", user)
+        self.style = Plain(self.user.id)
         self.channel = channel
         self.building: tuple[int, int, Menu] | None = None   # (game id, ply, menu shown) while building
 
@@ -143,7 +157,7 @@ class Console:
         try:
             await self.dispatch(command, args)
         except UserError as exc:
-            self.say(f"! {exc}")
+            self.say(f"! {self.style.line(exc.line)}")
 
     async def dispatch(self, command: str, args: list[str]) -> None:
         s, ch, me = self.service, self.channel, self.user
@@ -283,7 +297,11 @@ class Console:
         return "\n".join(lines)
 
     def show(self, reply: Reply) -> None:
-        self.say(second_person(reply.text))   # "you" is a player's name whoever types now (/as bob)
+        if reply.embed is not None:   # a card (/rules): its title, then its text as plain words
+            body = reply.embed["description"].replace("**", "").replace("`", "")
+            self.say(f"{reply.embed['title']}\n\n{body}")
+        else:
+            self.say(self.style.text(reply.lines))
         if reply.image is not None:
             if reply.view is not None:
                 self.say(text_board(reply.view))

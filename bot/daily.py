@@ -2,7 +2,6 @@
 daily section (bot/service/puzzles.py). No Discord, no store: values in, values or text out.
 
     utc_day(timestamp)                   the UTC day of a Unix time, as a date
-    board_lines(info, day, rows, par)    the day's score board, best first (store.daily_key)
     best_per_player(records)             the all-time board: each player's best finished game
     grid_state(record, game, origin)     the 5x5 buttons of a KingSwap! position
 """
@@ -15,7 +14,7 @@ from dataclasses import dataclass
 import rules
 from rules import Game
 
-from .store import DailyResult, GameRecord, daily_key
+from .store import GameRecord
 from .timing import plural
 
 PRACTICE = ("Your first finish of today's deal already counts for the daily board: "
@@ -49,21 +48,6 @@ def record_note(record: GameRecord) -> str:
     note += f" · par {record.par}" if record.daily and record.par is not None else ""
     note += f" · {plural(record.hints, 'hint')}" if record.hints else ""
     return note
-
-
-def board_lines(info: rules.VariantInfo, day: str, rows: Iterable[DailyResult], par: int | None) -> list[str]:
-    """The server's results for the deal of `day`, in score-board order."""
-    higher = info.score_better == "higher"
-    ranked = sorted(rows, key=lambda row: daily_key(row, higher))
-    head = f"**{info.name}** daily deal of {day}" + (f" · par {par}" if par is not None else "")
-    lines = [head + f" ({info.score_better} {info.score_name} is better)"]
-    for n, row in enumerate(ranked, start=1):
-        verdict = "solved" if row.solved else "not solved"
-        lines.append(f"{n}. **{row.name}** {score_text(info, row.score)} · {verdict} · "
-                     f"{plural(row.hints, 'hint')} · {plural(row.plies, 'turn')} played")
-    if not ranked:
-        lines.append(f"No finishes of today's deal here yet. `/puzzle {info.slug} daily:True` deals it to you.")
-    return lines
 
 
 def best_per_player(records: Iterable[GameRecord], limit: int = 10) -> list[GameRecord]:

@@ -42,7 +42,7 @@ from bot.discord.components.turn_builder import builder_view
 from bot.discord.context import guild_key
 from bot.discord.interactions import (LOADING_ID, called_back, defer_in, defer_publicly, note_answered, note_message,
                                       resolves_loading, send, send_piece, shown_message)
-from bot.discord.limits import MAX_ALT, MAX_EMBED_TEXT, MAX_EMBED_TITLE
+from bot.discord.limits import MAX_ALT, MAX_EMBED_TEXT, MAX_EMBED_TITLE, MAX_EMBED_TOTAL
 from bot.discord.outbox import Outbox
 from bot.discord.transport import describe, may_have_gone, retry_delay, split_content, use_joined_bodies, with_retries
 from bot.service import Reply
@@ -66,8 +66,8 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
         extra["view"] = view
     if reply.embed is not None:
         extra["embed"] = reply_embed(reply)
-        if reply.embed.get("more"):   # a card longer than one embed goes on in a second
-            extra["embeds"] = [extra.pop("embed"), discord.Embed(description=reply.embed["more"][:MAX_EMBED_TEXT])]
+        if more := card_pieces(reply.embed)[2]:   # a card longer than one embed goes on in a second
+            extra["embeds"] = [extra.pop("embed"), discord.Embed(description=more)]
     if reply.ping is not None:   # that member alone; the bot's default stays AllowedMentions.none()
         extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(reply.ping))])
     return extra
@@ -84,12 +84,34 @@ def reply_text(reply: Reply) -> str:
 
 
 def reply_embed(reply: Reply) -> discord.Embed:
-    """A Reply's card (the /rules embed), its picture shown inside it from the attachment."""
-    embed = discord.Embed(title=(reply.embed or {}).get("title", "")[:MAX_EMBED_TITLE],
-                          description=(reply.embed or {}).get("description", "")[:MAX_EMBED_TEXT])
+    """A Reply's card (the /rules embed, its first piece), its picture shown inside it from the attachment."""
+    title, first, _, _ = card_pieces(reply.embed or {})
+    embed = discord.Embed(title=title, description=first)
     if reply.image is not None:
         embed.set_image(url=f"attachment://{reply.filename or 'board.png'}")
     return embed
+
+
+def card_pieces(card: dict[str, str]) -> tuple[str, str, str, str]:
+    """(title, first, more, next) of a card {"title", "description"}: `first` and `more` are the
+    descriptions of the first message's two embeds (its 6,000 characters in all), `next` the second
+    message's; what even that cannot hold ends in "…". Empty where the card needs no more."""
+    title, body = card.get("title", "")[:MAX_EMBED_TITLE], card.get("description", "")
+    first, rest = _cut(body, MAX_EMBED_TEXT)
+    more, rest = _cut(rest, min(MAX_EMBED_TEXT, MAX_EMBED_TOTAL - len(title) - len(first)))
+    after, rest = _cut(rest, MAX_EMBED_TEXT)
+    if rest:
+        after = _cut(after, MAX_EMBED_TEXT - 2)[0] + "\n…"
+    return title, first, more, after
+
+
+def _cut(text: str, limit: int) -> tuple[str, str]:
+    """`text` cut within `limit` characters, at a paragraph break where there is one (else a line
+    break, else anywhere): (the part that fits, the rest)."""
+    if len(text) <= limit:
+        return text, ""
+    cut = max(text.rfind("\n\n", 0, limit + 1), 0) or max(text.rfind("\n", 0, limit + 1), 0) or limit
+    return text[:cut].rstrip(), text[cut:].strip()
 
 
 async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
@@ -98,8 +120,8 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     text = "" if reply.embed is not None else reply_text(reply)
     use_joined_bodies()
     await send(interaction, text, ephemeral=reply.ephemeral, **message_kwargs(reply))
-    if reply.embed is not None and reply.embed.get("next"):   # a card too long for one message goes on in a second
-        await send(interaction, ephemeral=reply.ephemeral, embed=discord.Embed(description=reply.embed["next"]))
+    if reply.embed is not None and (after := card_pieces(reply.embed)[3]):   # too long for one message: a second
+        await send(interaction, ephemeral=reply.ephemeral, embed=discord.Embed(description=after))
 
 
 async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:

@@ -12,7 +12,7 @@ from rules import Outcome
 from ..store import GameRecord, GameStatus, holds
 from ..timing import duration
 from .tables import Live, Tables
-from .types import DueEvent, Reply, Unsure, UserError
+from .types import DueEvent, Mark, Player, Reply, Unsure, UserError, Who
 
 log = logging.getLogger(__name__)
 
@@ -108,11 +108,11 @@ class Clock(Tables):
         name = info.name if info else record.variant
         challenger = next((n for p, n in record.players if p == record.challenger_id), "Someone")
         other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
-        text = (f"{challenger}'s challenge to {other} (**{name}**, game #{record.id}) expired: "
+        text = (f"{challenger}'s challenge to {other} (", Mark(name), f", game #{record.id}) expired: "
                 f"no answer within {duration(self.challenge_ttl)}.")
 
         async def expired() -> DueEvent:
-            return DueEvent("expired", record, Reply(text, game_id=record.id, finished=True))
+            return DueEvent("expired", record, Reply([text], game_id=record.id, finished=True))
 
         return await self._after_save(self._save(Live(record, None), before), expired)
 
@@ -136,15 +136,15 @@ class Clock(Tables):
 
                 async def reminder() -> DueEvent:
                     ping = mover_id if await self.store.pings(mover_id) else None
-                    return DueEvent("reminder", record.copy(), Reply(
-                        f"{mover}, your move in **{game.info.name}** (game #{record.id}) is due within "
-                        f"{duration(left)}; after that it is lost on time.", game_id=record.id, ping=ping))
+                    return DueEvent("reminder", record.copy(), Reply([(
+                        Who(Player(mover_id, mover)), ", your move in ", Mark(game.info.name), f" (game #{record.id}) is "
+                        f"due within {duration(left)}; after that it is lost on time.")], game_id=record.id, ping=ping))
 
                 return await self._after_save(self._save(live, before), reminder)
             game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
 
             async def timeout() -> DueEvent:   # after an unconfirmed write the game was put back: replay it
                 shown = game if game.outcome is not None else (await asyncio.to_thread(self._revive, record)).playing
-                return DueEvent("timeout", record.copy(), await self._board_reply(record, shown, f"{mover} ran out of time."))
+                return DueEvent("timeout", record.copy(), await self._board_reply(record, shown, (Who(Player(mover_id, mover), "ran"), " out of time.")))
 
             return await self._after_save(self._commit(live, before, undo=lambda: game.finish(None)), timeout)

@@ -98,7 +98,7 @@ class Computer(Tables):
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
             note = " (Busy: it thought less than usual.)" if busy else ""
-            reply = await self._board_reply(record, game, lambda label: f"{name} plays {label}.{note}")
+            reply = await self._board_reply(record, game, lambda label: (f"{name} plays ", *label, f".{note}"))
             return await self._ping_next(reply, record, game)
 
     async def computer_resigns(self, game_id: int, ply: int) -> Reply | None:

@@ -11,7 +11,7 @@ from ..names import plain
 from ..store import GameRecord, GameStatus
 from ..timing import plural
 from .tables import Tables
-from .types import Reply, UserError
+from .types import Mark, Reply, UserError
 
 log = logging.getLogger(__name__)
 
@@ -38,8 +38,8 @@ class Exports(Tables):
             log.exception("could not replay game %s for export", record.id)
             raise UserError("That game cannot be replayed after an update to Kibitz.") from None
         info = rules.VARIANTS[record.variant]
-        return Reply(f"**{info.name}** · game #{record.id} as PGN ({plural(len(record.moves), 'turn')}).\n"
-                     f"Current position: `{fen}`", text.encode("utf-8"), f"PGN of game {record.id}",
+        return Reply([(Mark(info.name), f" · game #{record.id} as PGN ({plural(len(record.moves), 'turn')})."),
+                      ("Current position: ", Mark(fen, code=True))], text.encode("utf-8"), f"PGN of game {record.id}",
                      f"kibitz-{record.id}.pgn", game_id=record.id)
 
     async def replay(self, channel: str) -> Reply:
@@ -50,7 +50,7 @@ class Exports(Tables):
             log.exception("could not replay game %s as a GIF", record.id)
             raise UserError("That game cannot be replayed after an update to Kibitz.") from None
         info = rules.VARIANTS[record.variant]
-        return Reply(f"**{info.name}** · game #{record.id}: {plural(len(record.moves), 'turn')}, replayed.",
+        return Reply([(Mark(info.name), f" · game #{record.id}: {plural(len(record.moves), 'turn')}, replayed.")],
                      gif, f"Animated replay of game {record.id}", f"kibitz-{record.id}.gif", game_id=record.id)
 
 

@@ -13,7 +13,7 @@ from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
 from .tables import Live, Tables, tells_notices
-from .types import RULES_VERSION, Player, Reply, UserError
+from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
 
 COLOURS = ("white", "black", "random")
 
@@ -49,7 +49,7 @@ class Games(Tables):
             self._settle(record, game)
             await self._create(record)
             self._live[channel] = Live(record, game)
-            return await self._board_reply(record, game, f"{user.name} starts **{info.name}** (seed {seed}).")
+            return await self._board_reply(record, game, (Who(user, "starts"), " ", Mark(info.name), f" (seed {seed})."))
 
     @tells_notices
     async def challenge(self, channel: str, challenger: Player, opponent: Player | None, slug: str,
@@ -108,11 +108,11 @@ class Games(Tables):
                                 due_at=self.timer() + self.challenge_ttl if self.challenge_ttl else None)
             await self._create(record)
             how = " (drawn at random)" if drawn else ""
-            who = opponent.name if opponent is not None else "Anyone"
-            answer = f"{opponent.name}, accept or decline." if opponent is not None else "Anyone may accept."
+            answer = (Who(opponent), ", accept or decline.") if opponent is not None else ("Anyone may accept.",)
             clock = f"{duration(record.move_seconds)} per move. " if record.move_seconds else ""
-            return Reply(f"{challenger.name} challenges {who if opponent else 'anyone'} to **{info.name}**. "
-                         f"{challenger.name} would play {colour.capitalize()}{how}. {clock}{answer}",
+            return Reply([(Who(challenger, "challenges"), " ", Who(opponent) if opponent else "anyone", " to ",
+                           Mark(info.name), ". ", Who(challenger, "would"), f" play {colour.capitalize()}{how}. {clock}",
+                           *answer)],
                          game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
                          ping=opponent.id if opponent is not None else None)
 
@@ -160,7 +160,7 @@ class Games(Tables):
                 raise UserError("This channel already has a game in play. Finish it first, or accept in "
                                 "another channel or thread.") from None
             self._live[where] = live
-            reply = await self._board_reply(record, game, f"{user.name} accepts. The game begins.")
+            reply = await self._board_reply(record, game, (Who(user, "accepts"), ". The game begins."))
             return await self._ping_next(reply, record, game)
 
     @tells_notices
@@ -171,8 +171,8 @@ class Games(Tables):
         record.status = GameStatus.DECLINED
         record.due_at = None
         await self._save(Live(record, None), before)
-        verb = "withdraws the challenge" if user.id == record.challenger_id else "declines the challenge"
-        return Reply(f"{user.name} {verb}.", game_id=record.id, finished=True)
+        verb = "withdraws" if user.id == record.challenger_id else "declines"
+        return Reply([(Who(user, verb), " the challenge.")], game_id=record.id, finished=True)
 
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
                              declining: bool = False) -> GameRecord:
@@ -267,7 +267,7 @@ class Games(Tables):
             before = record.copy()
             game.finish(outcome)
             await self._commit(live, before, undo=lambda: game.finish(None))
-            return await self._board_reply(record, game, f"{user.name} resigns.")
+            return await self._board_reply(record, game, (Who(user, "resigns"), "."))
 
     @tells_notices
     async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
@@ -287,22 +287,22 @@ class Games(Tables):
             if claim:
                 game.finish(Outcome.draw(f"{claim} claimed"))
                 await self._commit(live, before, undo=lambda: game.finish(None))
-                return await self._board_reply(record, game, f"{user.name} claims a draw.")
+                return await self._board_reply(record, game, (Who(user, "claims"), " a draw."))
             if self._plays_computer(record):
                 return await self._computer_draw(live, user)
             if record.draw_offer and record.draw_offer != user.id:
                 game.finish(Outcome.draw("agreed"))
                 record.draw_offer = None
                 await self._commit(live, before, undo=lambda: game.finish(None))
-                return await self._board_reply(record, game, f"{user.name} accepts the draw.")
+                return await self._board_reply(record, game, (Who(user, "accepts"), " the draw."))
             if record.draw_offer == user.id:
                 raise UserError("Your draw offer already stands.")
             record.draw_offer = user.id
             await self._save(live, before)
             other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
             return await self._ping_member(
-                Reply(f"{user.name} offers a draw. {other}, press Draw (or use /draw) to accept; "
-                      f"your next move declines.", game_id=record.id, controls=("draw",)), other_id)
+                Reply([(Who(user, "offers"), " a draw. ", Who(Player(other_id, other)), ", press Draw (or use /draw) to "
+                        "accept; your next move declines.")], game_id=record.id, controls=("draw",)), other_id)
 
     @tells_notices
     async def takeback(self, channel: str, user: Player) -> Reply:
@@ -326,9 +326,10 @@ class Games(Tables):
             record.takeback_offer = user.id
             await self._save(live, before)
             other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
-            what = " and ".join(f"`{move}`" for move in record.moves[-plies:])
+            what = [part for move in record.moves[-plies:] for part in (" and ", Mark(move, code=True))][1:]
             return await self._ping_member(
-                Reply(f"{user.name} asks to take back {what}. {other}, accept or decline; any move declines.",
+                Reply([(Who(user, "asks"), " to take back ", *what, ". ", Who(Player(other_id, other)),
+                        ", accept or decline; any move declines.")],
                       game_id=record.id, controls=("takeback",), ply=daily.grid_ply(record), asker=user.id),
                 other_id)
 
@@ -360,8 +361,8 @@ class Games(Tables):
             record.takeback_offer = None
             if not accept:
                 await self._save(live, before)
-                verb = "withdraws the takeback request" if user.id == asker_id else "declines the takeback"
-                return Reply(f"{user.name} {verb}.", game_id=record.id)
+                verb = ("withdraws", " the takeback request.") if user.id == asker_id else ("declines", " the takeback.")
+                return Reply([(Who(user, verb[0]), verb[1])], game_id=record.id)
             asker_colour = rules.WHITE if record.players[0][0] == asker_id else rules.BLACK
             taken = [game.undo() for _ in range(self._takeback_plies(game, asker_colour))]
             del record.moves[-len(taken):]
@@ -372,9 +373,9 @@ class Games(Tables):
                     game.play(move)
 
             await self._commit(live, before, undo=redo)
-            shown = ", ".join(f"`{move}`" for move in reversed(taken))
-            reply = await self._board_reply(record, game, f"{user.name} accepts the takeback: {shown} taken back. "
-                                                          f"{asker} is to move.")
+            shown = [part for move in reversed(taken) for part in (", ", Mark(move, code=True))][1:]
+            reply = await self._board_reply(record, game, (Who(user, "accepts"), " the takeback: ", *shown,
+                                                           " taken back. ", Who(Player(asker_id, asker), "is"), " to move."))
             return await self._ping_next(reply, record, game)
 
     async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
@@ -399,5 +400,5 @@ class Games(Tables):
             self._live.pop(channel, None)
             info = rules.VARIANTS.get(record.variant)
             name = info.name if info else record.variant
-            return Reply(f"{user.name} aborted game #{record.id} ({name}): no result, no rating.",
+            return Reply([(Who(user, "aborted"), f" game #{record.id} ({name}): no result, no rating.")],
                          game_id=record.id, finished=True)

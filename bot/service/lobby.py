@@ -13,7 +13,7 @@ from ..store import GameRecord, GameStatus
 from ..timing import DAY, plural
 from .present import age, ago, parse_time
 from .tables import Tables
-from .types import Player, Reply, UserError
+from .types import Line, Mark, Part, Player, Reply, UserError, Who
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class Lobby(Tables):
                     disabled.discard(self._variant(enable).slug)
             if disable is not None:
                 if disable.strip().lower() == "all":
-                    raise UserError("Turn variants off one at a time; `enable all` turns them all back on.")
+                    raise UserError("Turn variants off one at a time; ", Mark("enable all", code=True), " turns them all back on.")
                 disabled.add(self._variant(disable).slug)
             if days is not None and not (days == 0 or MIN_DAYS <= days <= MAX_DAYS):
                 raise UserError(f"Default days per move must be {MIN_DAYS} to {MAX_DAYS} "
@@ -81,16 +81,16 @@ class Lobby(Tables):
                 await self._confirmed(self.store.save_settings(guild, changed.to_dict(), self.clock()), saved,
                                       f"settings of {guild}")
         head = "Settings saved." if changed != current else "Nothing changed."
-        return Reply(f"{head}\n{self._settings_text(changed, channel_name)}", ephemeral=True)
+        return Reply([(head,), *self._settings_text(changed, channel_name)], ephemeral=True)
 
-    def _settings_text(self, settings: ServerSettings, channel_name: Callable[[str], str]) -> str:
+    def _settings_text(self, settings: ServerSettings, channel_name: Callable[[str], str]) -> list[Line]:
         off = sorted(rules.VARIANTS[s].name for s in settings.disabled if s in rules.VARIANTS)
         if self.move_deadline:
             seconds = int(self.move_deadline)
             default = plural(seconds // DAY, "day") if seconds % DAY == 0 else plural(seconds, "second")
         else:
             default = "no deadline"
-        lines = ["**Kibitz settings for this server**",
+        lines: list[Part] = [Mark("Kibitz settings for this server"),
                  "Variants: " + ("all on." if not off else "all on except " + ", ".join(off) + "."),
                  "Threads: " + ("on: an accepted challenge or a puzzle gets a thread of its own."
                                 if settings.threads else "off: games are played where they are asked for."),
@@ -100,7 +100,7 @@ class Lobby(Tables):
                                                 else "only the channel where they are made") + ".",
                  "Computer opponent: " + ("on." if settings.computer else "off."),
                  "Change with /settings enable, disable, threads, days, announce, stop_announcing or computer."]
-        return "\n".join(lines)
+        return [(line,) for line in lines]
 
     async def set_pings(self, user: Player, on: bool) -> Reply:
         async def saved() -> bool:
@@ -135,29 +135,29 @@ class Lobby(Tables):
         if not rows:
             return Reply("No games or challenges are open here. Start one with /challenge or /puzzle.")
         now = parse_time(self.clock())
-        lines = [f"**Open games and challenges** ({len(rows)})"]
+        lines: list[Line] = [(Mark("Open games and challenges"), f" ({len(rows)})")]
         for record in rows[:self.GAMES_SHOWN]:
             info = rules.VARIANTS.get(record.variant)
             name = info.name if info else record.variant
             if record.status == GameStatus.CHALLENGE:
                 challenger = next((n for p, n in record.players if p == record.challenger_id), "someone")
                 other = next((n for p, n in record.players if p and p != record.challenger_id), "anyone")
-                line = f"Challenge: {challenger} to {other} · **{name}** · made {age(record.created_at, now)}"
+                line: Line = (f"Challenge: {challenger} to {other} · ", Mark(name), f" · made {age(record.created_at, now)}")
             elif record.solo:
-                line = (f"**{name}** puzzle · {record.players[0][1]} · "
+                line = (Mark(name), " puzzle · ", Who(Player(*record.players[0])), " · "
                         f"{plural(len(record.moves), 'move')}, last {age(record.updated_at, now)}")
             else:
                 black_to_move = len(record.fen.split()) > 1 and record.fen.split()[1] == "b"
-                to_move = record.players[1 if black_to_move else 0][1]
+                to_move = Player(*record.players[1 if black_to_move else 0])
                 last = f"last move {self._since_move(record, now)}" if record.moves else \
                     f"started {self._since_move(record, now)}"
-                line = (f"**{name}** · {record.players[0][1]} vs {record.players[1][1]} · "
-                        f"{to_move} to move · {last}")
+                line = (Mark(name), " · ", Who(Player(*record.players[0])), " vs ", Who(Player(*record.players[1])), " · ",
+                        Who(to_move), f" to move · {last}")
             where = link(record) if link is not None else None
-            lines.append(f"- {line}" + (f" · {where}" if where else ""))
+            lines.append(("- ", *line, f" · {where}" if where else ""))
         if len(rows) > self.GAMES_SHOWN:
-            lines.append(f"…and {len(rows) - self.GAMES_SHOWN} more.")
-        return Reply("\n".join(lines))
+            lines.append((f"…and {len(rows) - self.GAMES_SHOWN} more.",))
+        return Reply(lines)
 
     def _since_move(self, record: GameRecord, now: datetime | None) -> str:
         """How long ago the last move (or the start) was. A game with a clock knows it exactly:

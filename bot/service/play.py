@@ -13,7 +13,7 @@ from ..builder import Menu, menu as builder_menu
 from ..store import ChannelBusy, GameRecord, GameStatus
 from ..suggest import suggest
 from .tables import Live, Tables, tells_notices
-from .types import Player, Reply, UserError
+from .types import Mark, Player, Reply, UserError, Who
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Play(Tables):
         self._cancel_offers(record, user)
         self._settle(record, game)   # the reply shows the settled record (a finished game's Rematch)
         try:
-            return self._compose_board(record, game, lambda label: f"{user.name} plays {label}.")
+            return self._compose_board(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
         except Exception:   # noqa: BLE001 - not committed yet: the commit decides, the board comes after
             return None
 
@@ -56,7 +56,7 @@ class Play(Tables):
         record, game = live.record, live.playing
         await self._commit(live, before, undo=game.undo, settled=True)
         if reply is None:
-            reply = await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+            reply = await self._board_reply(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
         return await self._ping_next(reply, record, game)
 
     @staticmethod
@@ -97,7 +97,7 @@ class Play(Tables):
         except Exception:
             log.exception("could not show game %s turned round", record.id)
             raise UserError("That game cannot be shown after an update to Kibitz.") from None
-        return Reply(f"**{game.info.name}** · game #{record.id}, seen from Black's side (only you see this).",
+        return Reply([(Mark(game.info.name), f" · game #{record.id}, seen from Black's side (only you see this).")],
                      image, describe_view(view, game.info.name), f"kibitz-{record.id}-flipped.png",
                      ephemeral=True, game_id=record.id, view=view)
 
@@ -147,7 +147,7 @@ class Play(Tables):
                 raise UserError("Another game has started in this channel since.") from None
             if was_finished:
                 self._live[channel] = live
-            return await self._board_reply(record, game, f"{user.name} takes back {taken}.")
+            return await self._board_reply(record, game, (Who(user, "takes"), f" back {taken}."))
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> Live:
         record = await self.store.latest(channel, (GameStatus.FINISHED,))
@@ -276,4 +276,4 @@ class Play(Tables):
             record.moves.append(played)
             record.plies_played += 1
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, lambda label: f"{user.name} plays {label}.")
+            return await self._board_reply(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))

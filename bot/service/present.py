@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime
-from typing import Callable
 
 import rules
 from rules import Game, Outcome, describe_view
@@ -16,48 +15,50 @@ from ..store import GameRecord, GameStatus
 from ..timing import DAY, HOUR, MINUTE, plural
 from .exports import replayed
 from .tables import Tables
-from .types import Reply, UserError
+from .types import Headline, Line, Mark, Player, Reply, UserError, Who
 
 log = logging.getLogger(__name__)
 
 RULE_CARDS = data_dir() / "rules"
-EMBED_TEXT = 4096               # characters in one embed's description (Discord's limit)
-EMBED_TOTAL = 6000              # characters over all embeds of one message, titles included (Discord's limit)
 
 
 class Presenter(Tables):
     """Answers composed for the front ends."""
 
     async def help_text(self) -> Reply:
-        return Reply("\n".join([
-            "**Kibitz** hosts chess variants with the rules enforced.",
-            "`/challenge variant [opponent] [colour] [days]`: challenge a member (or anyone) to a two-player game; "
-            "accepted, it gets a thread of its own.",
-            "`/puzzle variant`: a solo puzzle. `/move`: play (autocomplete lists your legal moves), or use the "
-            "buttons under the board.",
-            "`/board`, `/draw`, `/resign`, `/takeback` (asks your opponent): the game of this channel or thread; "
-            "`/undo` and `/hint` in puzzles.",
-            "`/games`: open games and challenges here. `/pings on|off`: whether you are pinged on your move.",
-            "`/leaderboard`, `/profile`, `/export`, `/replay`: ratings and records. `/settings`: for server managers; "
-            "`/abort`: for moderators.",
-            "`/variants` lists every variant; `/rules variant` explains one."]))
+        def c(command: str) -> Mark:
+            return Mark(command, code=True)
+
+        return Reply([
+            (Mark("Kibitz"), " hosts chess variants with the rules enforced."),
+            (c("/challenge variant [opponent] [colour] [days]"), ": challenge a member (or anyone) to a two-player game; "
+             "accepted, it gets a thread of its own."),
+            (c("/puzzle variant"), ": a solo puzzle. ", c("/move"), ": play (autocomplete lists your legal moves), or use "
+             "the buttons under the board."),
+            (c("/board"), ", ", c("/draw"), ", ", c("/resign"), ", ", c("/takeback"), " (asks your opponent): the game of "
+             "this channel or thread; ", c("/undo"), " and ", c("/hint"), " in puzzles."),
+            (c("/games"), ": open games and challenges here. ", c("/pings on|off"), ": whether you are pinged on your move."),
+            (c("/leaderboard"), ", ", c("/profile"), ", ", c("/export"), ", ", c("/replay"), ": ratings and records. ",
+             c("/settings"), ": for server managers; ", c("/abort"), ": for moderators."),
+            (c("/variants"), " lists every variant; ", c("/rules variant"), " explains one.")])
 
     def variant_choices(self, prefix: str = "") -> list[tuple[str, str]]:
         prefix = prefix.lower().strip()
         hits = [(slug, info.name) for slug, info in rules.VARIANTS.items()
                 if not prefix or prefix in slug or prefix in info.name.lower()]
         hits.sort(key=lambda hit: (not hit[0].startswith(prefix), hit[0]))
-        return hits[:25]
+        return hits   # a front end shows as many as it can
 
     async def list_variants(self) -> Reply:
         solo = [i for i in rules.VARIANTS.values() if i.players == 1]
         duel = [i for i in rules.VARIANTS.values() if i.players == 2]
         # Names only, so the whole catalogue fits one chat message; /rules has each summary and card.
-        lines = ["**Solo puzzles** (`/puzzle`): " + ", ".join(f"`{i.slug}` {i.name}" for i in solo)]
-        lines += ["**Two-player games** (`/challenge`):"]
-        lines += [f"`{i.slug}` {i.name}" for i in duel]
-        lines += ["`/rules <variant>` explains any of them."]
-        return Reply("\n".join(lines))
+        listed = [part for i in solo for part in (", ", Mark(i.slug, code=True), f" {i.name}")][1:]
+        lines: list[Line] = [(Mark("Solo puzzles"), " (", Mark("/puzzle", code=True), "): ", *listed)]
+        lines += [(Mark("Two-player games"), " (", Mark("/challenge", code=True), "):")]
+        lines += [(Mark(i.slug, code=True), f" {i.name}") for i in duel]
+        lines += [(Mark("/rules <variant>", code=True), " explains any of them.")]
+        return Reply(lines)
 
     async def rules_text(self, slug: str) -> Reply:
         info = self._variant(slug)
@@ -81,17 +82,7 @@ class Presenter(Tables):
             log.exception("could not draw the rules diagram of %s", info.slug)
         reply.alt = f"{info.name}: the starting position"
         reply.filename = f"rules-{info.slug}.png"
-        # An embed's description holds 4,096 characters and a message's embeds 6,000 in all: a longer
-        # card goes on in a second embed ("more") as far as the message holds, then in a second
-        # message ("next"), each cut between paragraphs; what even that cannot hold ends in "…".
-        body, title = "\n".join(lines).strip(), title[:256]
-        first, rest = _cut(body, EMBED_TEXT)
-        more, rest = _cut(rest, min(EMBED_TEXT, EMBED_TOTAL - len(title) - len(first)))
-        after, rest = _cut(rest, EMBED_TEXT)
-        if rest:
-            after = _cut(after, EMBED_TEXT - 2)[0] + "\n…"
-        reply.embed = {"title": title, "description": first}
-        reply.embed.update((key, text) for key, text in (("more", more), ("next", after)) if text)
+        reply.embed = {"title": title, "description": "\n".join(lines).strip()}   # a front end fits it to its limits
         reply.view = view
         return reply
 
@@ -99,13 +90,13 @@ class Presenter(Tables):
         """Draw one board off the event loop so the first real reply does not pay for loading art."""
         await asyncio.to_thread(self.renderer, rules.new_game("standard").view(), rules.WHITE)
 
-    async def _board_reply(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
+    async def _board_reply(self, record: GameRecord, game: Game, headline: Headline) -> Reply:
         """The board after a change, with its picture, alt text and the builder's first menu.
         `headline` may take the last move's label (worked out once, with the rest) and return the line.
         All of it is worked out in one trip to a worker thread, so the event loop stays free."""
         return await asyncio.to_thread(self._compose_board, record, game, headline)
 
-    def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply:
+    def _compose_board(self, record: GameRecord, game: Game, headline: Headline) -> Reply:
         view = game.view()
         outcome = game.outcome
         orientation = rules.WHITE   # one side for the whole game: White at the bottom (/board flip turns your own)
@@ -116,17 +107,17 @@ class Presenter(Tables):
             image = None
         # Game.describe() builds the view again: use the one in hand unless a variant words it itself
         alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
-        label = self._label(game) if record.moves else ""
+        label = self._label(game) if record.moves else ()
         if callable(headline):
             headline = headline(label)
-        lines = [headline] if headline else []
-        lines.append(f"**{game.info.name}** · game #{record.id}")
+        lines: list[Line] = [(headline,) if isinstance(headline, str) else headline] if headline else []
+        lines.append((Mark(game.info.name), f" · game #{record.id}"))
         if record.solo:
-            lines.append(f"Player: {record.players[0][1]} · moves played: {len(record.moves)}{daily.record_note(record)}")
+            lines.append(("Player: ", _who(record, 0), f" · moves played: {len(record.moves)}{daily.record_note(record)}"))
         else:
-            lines.append(f"White: {record.players[0][1]} · Black: {record.players[1][1]}")
+            lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
         if record.moves:
-            lines.append(f"Last move: {label}")
+            lines.append(("Last move: ", *label))
         if outcome is None and record.status == GameStatus.ABORTED:
             pass   # no result and no one to move: _final_board says it was aborted
         elif outcome is None:
@@ -134,22 +125,20 @@ class Presenter(Tables):
                 caption = view.caption.strip()
                 if caption and caption[-1] not in ".!?":
                     caption += "."
-                lines.append(f"{caption} Your move, {record.players[0][1]}.".strip())
+                lines.append((f"{caption} Your move".strip(), _who(record, 0, called=True), "."))
             else:
-                name = record.players[0][1] if game.turn == rules.WHITE else record.players[1][1]
                 check = " (in check)" if view.checks else ""
-                lines.append(f"{name} to move ({game.turn}){check}.")
+                lines.append((_who(record, 0 if game.turn == rules.WHITE else 1), f" to move ({game.turn}){check}."))
         else:
             lines.append(self._result_line(record, outcome, game.info))
-        reply = Reply("\n".join(lines), image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
+        reply = Reply(lines, image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
                       game_id=record.id, finished=outcome is not None, view=view, controls=self._controls(record, game))
         return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
 
     @staticmethod
-    def _label(game: Game) -> str:
-        """The last move for people: **Nf3** (`g1f3`) where the variant has SAN, else `d4d5`."""
-        canonical, label = game.history[-1], game.last_move_label()
-        return f"**{label}** (`{canonical}`)" if label and label != canonical else f"`{canonical}`"
+    def _label(game: Game) -> Line:
+        """The last move for people (`moved`)."""
+        return moved(game.last_move_label(), game.history[-1])
 
     @staticmethod
     def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
@@ -161,21 +150,20 @@ class Presenter(Tables):
         return ("rematch",) if record.status == GameStatus.FINISHED else ()
 
     @staticmethod
-    def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> str:
+    def _result_line(record: GameRecord, outcome: Outcome, info: rules.VariantInfo) -> Line:
         reason = outcome.reason[:1].upper() + outcome.reason[1:]   # shown capitalised; the reason itself stays as ruled
         if record.solo:
             score = f" {info.score_name.capitalize()}: {outcome.score}." if outcome.score is not None else ""
             score += f" Hints: {record.hints}." if record.hints else ""
-            return f"**{'Solved' if outcome.result == 'solved' else 'Failed'}**: {reason}.{score}"
+            return Mark("Solved" if outcome.result == "solved" else "Failed"), f": {reason}.{score}"
         if outcome.winner is None:
-            return f"**Draw** ({outcome.result}): {reason}."
-        name = record.players[0][1] if outcome.winner == rules.WHITE else record.players[1][1]
-        return f"**{name} wins** ({outcome.result}): {reason}."
+            return Mark("Draw"), f" ({outcome.result}): {reason}."
+        return _who(record, 0 if outcome.winner == rules.WHITE else 1, "wins", strong=True), f" ({outcome.result}): {reason}."
 
-    def _ended_words(self, record: GameRecord) -> str:
+    def _ended_words(self, record: GameRecord) -> Line:
         info = rules.VARIANTS.get(record.variant)
         if record.status == GameStatus.ABORTED or info is None or record.result is None:
-            return "It was aborted." if record.status == GameStatus.ABORTED else ""
+            return ("It was aborted.",) if record.status == GameStatus.ABORTED else ()
         return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
 
     async def _final_board(self, record: GameRecord) -> Reply:
@@ -189,19 +177,21 @@ class Presenter(Tables):
             game.finish(Outcome(record.result, record.reason or "", record.score))
         reply = await self._board_reply(record, game, "This game is over.")
         if record.status == GameStatus.ABORTED:
-            reply.text += "\nIt was aborted: no result, no rating."
-        reply.text += "\n" + _move_list(labels, record.solo) + "\nStart another with /challenge or /puzzle."
+            reply.lines.append(("It was aborted: no result, no rating.",))
+        reply.lines += [(_move_list(labels, record.solo),), ("Start another with /challenge or /puzzle.",)]
         reply.builder = None
         return reply
 
 
-def _cut(text: str, limit: int) -> tuple[str, str]:
-    """`text` cut within `limit` characters, at a paragraph break where there is one (else a line
-    break, else anywhere): (the part that fits, the rest)."""
-    if len(text) <= limit:
-        return text, ""
-    cut = max(text.rfind("\n\n", 0, limit + 1), 0) or max(text.rfind("\n", 0, limit + 1), 0) or limit
-    return text[:cut].rstrip(), text[cut:].strip()
+def moved(label: str | None, canonical: str) -> Line:
+    """A move for people: **Nf3** (`g1f3`) where the variant has SAN, else `d4d5`."""
+    return (Mark(label), " (", Mark(canonical, code=True), ")") if label and label != canonical \
+        else (Mark(canonical, code=True),)
+
+
+def _who(record: GameRecord, seat: int, verb: str = "", strong: bool = False, called: bool = False) -> Who:
+    """The player in `seat` of the game, in a sentence (types.Who)."""
+    return Who(Player(*record.players[seat]), verb, strong, called)
 
 
 def _move_list(labels: list[str], solo: bool = False) -> str:

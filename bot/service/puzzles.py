@@ -4,15 +4,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable
 from datetime import datetime
 
 import rules
 
 from .. import daily
-from ..store import DailyResult, GameRecord, GameStatus
+from ..store import DailyResult, GameRecord, GameStatus, daily_key
 from ..timing import plural
 from .tables import Live, Tables, tells_notices
-from .types import RULES_VERSION, Player, Reply, UserError
+from .present import moved
+from .types import RULES_VERSION, Line, Mark, Player, Reply, UserError, Who
 
 log = logging.getLogger(__name__)
 
@@ -82,8 +84,8 @@ class Puzzles(Tables):
             target = f", target level {deal.level}" if deal.level else ""
             par = f", par {deal.par}" if deal.par is not None else ""
             return await self._board_reply(
-                record, game, f"{user.name} starts today's **{info.name}** daily deal ({deal.day.isoformat()}"
-                              f"{target}{par}). Only your first finish counts for the daily board.")
+                record, game, (Who(user, "starts"), " today's ", Mark(info.name), f" daily deal ({deal.day.isoformat()}"
+                               f"{target}{par}). Only your first finish counts for the daily board."))
 
     async def daily_board(self, guild: str | None, user: Player, slug: str) -> Reply:
         """The server's results for today's deal, best first."""
@@ -94,7 +96,7 @@ class Puzzles(Tables):
         day = deal.day.isoformat()
         await self._recover_daily_results(day, deal_info.slug, guild or "")
         rows = await self.store.daily_results(guild or "", deal_info.slug, day)
-        return Reply("\n".join(daily.board_lines(deal_info, day, rows, deal.par)))
+        return Reply(_board_lines(deal_info, day, rows, deal.par))
 
     def _daily_result(self, record: GameRecord, finished_at: str) -> DailyResult:
         return DailyResult(record.daily or "", record.variant, record.players[0][0], record.guild_id or "",
@@ -144,13 +146,29 @@ class Puzzles(Tables):
                 return Reply(f"No hint: the search found no good move within {within}. Nothing was counted.",
                              game_id=record.id)
             if found.move is None:   # proved lost: no move to hint, so nothing is counted
-                return Reply(f"No hint: {found.reason} `/undo` takes moves back. Nothing was counted.",
+                return Reply([(f"No hint: {found.reason} ", Mark("/undo", code=True), " takes moves back. "
+                               "Nothing was counted.")],
                              game_id=record.id)
             before = record.copy()
             record.hints += 1
             await self._save(live, before)
             label = game.label(found.move)
-            shown = f"**{label}** (`{found.move}`)" if label != found.move else f"`{found.move}`"
-            return Reply(f"Hint for {user.name}: {shown}. {found.reason}\n"
-                         f"{plural(record.hints, 'hint')} taken in this puzzle (shown beside the final score).",
+            return Reply([("Hint for ", Who(user), ": ", *moved(label, found.move), f". {found.reason}"),
+                          (f"{plural(record.hints, 'hint')} taken in this puzzle (shown beside the final score).",)],
                          game_id=record.id)
+
+
+def _board_lines(info: rules.VariantInfo, day: str, rows: Iterable[DailyResult], par: int | None) -> list[Line]:
+    """The server's results for the deal of `day`, in score-board order."""
+    higher = info.score_better == "higher"
+    ranked = sorted(rows, key=lambda row: daily_key(row, higher))
+    head = f" daily deal of {day}" + (f" · par {par}" if par is not None else "")
+    lines: list[Line] = [(Mark(info.name), head + f" ({info.score_better} {info.score_name} is better)")]
+    for n, row in enumerate(ranked, start=1):
+        verdict = "solved" if row.solved else "not solved"
+        lines.append((f"{n}. ", Who(Player(row.player_id, row.name), strong=True), f" {daily.score_text(info, row.score)} · "
+                      f"{verdict} · {plural(row.hints, 'hint')} · {plural(row.plies, 'turn')} played"))
+    if not ranked:
+        lines.append(("No finishes of today's deal here yet. ", Mark(f"/puzzle {info.slug} daily:True", code=True),
+                      " deals it to you."))
+    return lines

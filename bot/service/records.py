@@ -10,7 +10,7 @@ from ..opponent import computer
 from ..store import GameRecord, GameStatus
 from ..timing import plural
 from .tables import Tables
-from .types import Player, Reply
+from .types import Line, Mark, Player, Reply, Who
 
 log = logging.getLogger(__name__)
 
@@ -51,34 +51,34 @@ class Records(Tables):
         await self._recover_ratings(where)
         top = await self.store.leaderboard(where, info.slug, 10)
         if not top:
-            return Reply(f"No rated **{info.name}** games here yet. Finish a /challenge game to get on the board.")
-        lines = [f"**{info.name}** leaderboard"]
-        lines += [f"{n}. **{row.name}** {rating_text(row)} · {plural(row.games, 'game')}"
+            return Reply([("No rated ", Mark(info.name), " games here yet. Finish a /challenge game to get on the board.")])
+        lines: list[Line] = [(Mark(info.name), " leaderboard")]
+        lines += [(f"{n}. ", Who(Player(row.player_id, row.name), strong=True), f" {rating_text(row)} · {plural(row.games, 'game')}")
                   for n, row in enumerate(top, start=1)]
         mine = await self.store.rating_place(where, info.slug, user.id)
         if mine is None:
-            lines.append(f"{user.name}, you have no rated {info.name} games here yet.")
+            lines.append((Who(user), f", you have no rated {info.name} games here yet."))
         else:
             place, row = mine
-            lines.append(f"{user.name}, you are #{place} with {rating_text(row)} after {plural(row.games, 'game')}.")
-        return Reply("\n".join(lines))
+            lines.append((Who(user), f", you are #{place} with {rating_text(row)} after {plural(row.games, 'game')}."))
+        return Reply(lines)
 
     async def _puzzle_board(self, guild: str, info: rules.VariantInfo) -> Reply:
         """A puzzle's all-time board here: each player's best finished score, solved before not solved."""
         higher = info.score_better == "higher"
         best = daily.best_per_player(await self.store.best_scores(guild, info.slug, higher, 1000))
-        lines = [f"**{info.name}**: best score per player here, solved before not solved ({info.score_better} "
-                 f"{info.score_name} is better)"]
+        lines: list[Line] = [(Mark(info.name), ": best score per player here, solved before not solved "
+                              f"({info.score_better} {info.score_name} is better)")]
         for n, rec in enumerate(best, start=1):
             unsolved = " · not solved" if rec.result != "solved" else ""
             hints = f" · {plural(rec.hints, 'hint')}" if rec.hints else ""
-            lines.append(f"{n}. **{rec.players[0][1]}** {daily.score_text(info, rec.score)}{unsolved}{hints} "
-                         f"(game #{rec.id})")
+            lines.append((f"{n}. ", Who(Player(*rec.players[0]), strong=True),
+                          f" {daily.score_text(info, rec.score)}{unsolved}{hints} (game #{rec.id})"))
         if not best:
-            lines.append(f"No finished {info.name} puzzles here yet.")
+            lines.append((f"No finished {info.name} puzzles here yet.",))
         if info.slug in rules.DAILY_SLUGS:
-            lines.append(f"Today's deal has its own board: `/leaderboard {info.slug} daily:True`.")
-        return Reply("\n".join(lines))
+            lines.append(("Today's deal has its own board: ", Mark(f"/leaderboard {info.slug} daily:True", code=True), "."))
+        return Reply(lines)
 
     async def profile(self, guild: str | None, member: Player) -> Reply:
         await self._recover_ratings(guild or "")
@@ -86,19 +86,19 @@ class Records(Tables):
         against = [(computer.read_record_key(row.variant), row) for row in rows]
         rated = [row for key, row in against if key is None]
         if not rows:
-            return Reply(f"{member.name} has no rated games here yet.")
-        lines = [f"**{member.name}**"] + ([] if rated else ["No rated games here yet."])
+            return Reply([(Who(member, "has"), " no rated games here yet.")])
+        lines: list[Line] = [(Who(member, strong=True),)] + ([] if rated else [("No rated games here yet.",)])
         for row in rated:
             info = rules.VARIANTS.get(row.variant)
             name = info.name if info else row.variant
-            lines.append(f"{name}: {rating_text(row)} · {_results(row)}")
+            lines.append((f"{name}: {rating_text(row)} · {_results(row)}",))
         played = sorted((key, row) for key, row in against if key is not None)
         if played:
-            lines.append("Against the computer (not rated):")
+            lines.append(("Against the computer (not rated):",))
         for (slug, level), row in played:
             info = rules.VARIANTS.get(slug)
-            lines.append(f"{info.name if info else slug}, level {level}: {_results(row)}")
-        return Reply("\n".join(lines))
+            lines.append((f"{info.name if info else slug}, level {level}: {_results(row)}",))
+        return Reply(lines)
 
 
 def is_rated(record: GameRecord) -> bool:

@@ -21,7 +21,7 @@ from ..opponent import computer
 from ..settings import ServerSettings
 from ..store import ChannelBusy, GameRecord, GameStatus, GameStore, SetAside, StaleRecord, holds
 from ..timing import CHALLENGE_TTL, MOVE_DEADLINE
-from .types import STALE, UNSURE, DueEvent, DueSignal, Player, Reply, Thinker, Unsure, UserError
+from .types import STALE, UNSURE, DueEvent, DueSignal, Headline, Line, Player, Reply, Thinker, Unsure, UserError
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def tells_notices(method: _Call) -> _Call:
             raise
         notice = self._notices.pop(channel, None)
         if notice:
-            reply.text = f"{notice}\n{reply.text}"
+            reply.lines.insert(0, (notice,))
         return reply
 
     return wrapper  # type: ignore[return-value]
@@ -190,8 +190,8 @@ class Tables:
                             f"is waiting for an answer.")
         ended = await self._ended_here(channel)
         if ended is not None:
-            raise UserError(f"This game is over. {self._ended_words(ended)} Start another with /challenge "
-                            f"or /puzzle; /board shows the final position.")
+            raise UserError("This game is over. ", *self._ended_words(ended), " Start another with /challenge "
+                            "or /puzzle; /board shows the final position.")
         raise UserError("No game in this channel. Start one with /puzzle or /challenge; /games links the games "
                         "in play, each in its own thread.")
 
@@ -360,9 +360,9 @@ class Tables:
             return live is not None and live.game is not None
 
     if TYPE_CHECKING:   # helpers the other parts of the service define (bot/service/__init__.py composes them)
-        async def _board_reply(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply: ...
-        def _compose_board(self, record: GameRecord, game: Game, headline: str | Callable[[str], str]) -> Reply: ...
-        def _ended_words(self, record: GameRecord) -> str: ...
+        async def _board_reply(self, record: GameRecord, game: Game, headline: Headline) -> Reply: ...
+        def _compose_board(self, record: GameRecord, game: Game, headline: Headline) -> Reply: ...
+        def _ended_words(self, record: GameRecord) -> Line: ...
         async def _final_board(self, record: GameRecord) -> Reply: ...
         def _first_due(self, record: GameRecord) -> float | None: ...
         @classmethod

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 from importlib import metadata
 
 import rules
@@ -13,7 +13,14 @@ from ..store import GameRecord
 
 
 class UserError(Exception):
-    """A mistake by the user; the message is the whole reply."""
+    """A mistake by the user; the message is the whole reply: a sentence, or the parts of one (`line`)."""
+
+    def __init__(self, *parts: Part) -> None:
+        super().__init__(*parts)
+        self.line: Line = parts
+
+    def __str__(self) -> str:
+        return MARKDOWN.line(self.line)
 
 
 class Unsure(UserError):
@@ -36,9 +43,70 @@ class Player:
     name: str
 
 
+@dataclass(frozen=True)
+class Mark:
+    """Words a front end sets apart: a game's name or a result (strong), or a command, a slug or a
+    move as typed (`code`)."""
+    text: str
+    code: bool = False
+
+
+@dataclass(frozen=True)
+class Who:
+    """A player in a sentence, with the verb that follows in the third person ("plays"): a front end
+    that knows its reader says "you play" to them. `strong`: set apart with its verb, as a result is.
+    `called`: the player addressed at a sentence's end (", bob"), which the reader needs not be told."""
+    player: Player
+    verb: str = ""
+    strong: bool = False
+    called: bool = False
+
+
+Part = str | Mark | Who
+Line = tuple[Part, ...]   # one line of an answer: words, set-apart words and players
+Headline = str | Line | Callable[[Line], Line]   # a board's first line; a callable takes the last move's label
+
+
+class Style:
+    """How a front end writes the parts of an answer. This one is Markdown, as Discord shows it (and
+    as `Reply.text` reads): **strong**, `code`, players by name."""
+
+    def mark(self, mark: Mark) -> str:
+        return f"`{mark.text}`" if mark.code else f"**{mark.text}**"
+
+    def who(self, who: Who, starts: bool) -> str:
+        """`starts`: the player opens a sentence."""
+        if who.called:
+            return f", {who.player.name}"
+        words = f"{who.player.name} {who.verb}" if who.verb else who.player.name
+        return self.mark(Mark(words)) if who.strong else words
+
+    def line(self, line: Line) -> str:
+        out = ""
+        for part in line:
+            if isinstance(part, Who):
+                out += self.who(part, starts=not out or out.endswith((". ", "! ", "? ")))
+            else:
+                out += self.mark(part) if isinstance(part, Mark) else part
+        return out
+
+    def text(self, lines: list[Line]) -> str:
+        return "\n".join(self.line(line) for line in lines)
+
+
+MARKDOWN = Style()
+
+
+def lines_of(text: str) -> list[Line]:
+    """Plain text as answer lines, one part each."""
+    return [(line,) for line in text.split("\n")]
+
+
 @dataclass
 class Reply:
-    text: str
+    """An answer to a front end: its `lines` (words, marks and players), which each front end writes in
+    its own style, and what goes with them. Made from a str, that text is its lines."""
+    content: list[Line] | str
     image: bytes | None = None
     alt: str = ""
     filename: str = "board.png"
@@ -53,6 +121,27 @@ class Reply:
     ping: str | None = None                        # id of the one member this answer should notify
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
     asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
+
+    def __post_init__(self) -> None:
+        if isinstance(self.content, str):
+            self.content = lines_of(self.content)
+
+    @property
+    def lines(self) -> list[Line]:
+        return self.content if isinstance(self.content, list) else lines_of(self.content)
+
+    @lines.setter
+    def lines(self, lines: list[Line]) -> None:
+        self.content = lines
+
+    @property
+    def text(self) -> str:
+        """The answer as Markdown, the text Discord shows (a front end of its own writes `lines` in its style)."""
+        return MARKDOWN.text(self.lines)
+
+    @text.setter
+    def text(self, text: str) -> None:
+        self.content = lines_of(text)
 
 
 @dataclass

@@ -26,8 +26,8 @@ def test_console_plays_a_challenge_to_checkmate_and_writes_pngs(tmp_path):
     result = run_bot(tmp_path, script, "console")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "You challenge bob to **Standard chess**. You would play White." in out
-    assert "bob wins** (0-1): Checkmate." in out
+    assert "You challenge bob to Standard chess. You would play White." in out
+    assert "bob wins (0-1): Checkmate." in out and "**" not in out and "`" not in out
     assert "r n b . k b n r" in out  # text board after the mate, black queen gone from d8
     pngs = sorted((tmp_path / "out").glob("*.png"))
     assert len(pngs) == 5
@@ -47,14 +47,14 @@ def test_console_refuses_bad_input_politely(tmp_path):
 
 def test_console_speaks_to_you_with_verbs_that_agree(tmp_path):
     out = run_bot(tmp_path, "/puzzle kingswap 3\n/resign\n/quit\n", "console").stdout
-    assert "You start **KingSwap!**" in out and "you starts" not in out.lower()
-    assert "You resign." in out and "**Failed**: Gave up." in out
+    assert "You start KingSwap!" in out and "you starts" not in out.lower()
+    assert "You resign." in out and "Failed: Gave up." in out
 
 
 def test_console_speaks_of_you_in_the_second_person_while_another_player_types(tmp_path):
     script = "/challenge @bob standard\n/as bob\n/accept\n/as you\n/takeback\n/move e4\n/as bob\n/resign\n/quit\n"
     out = run_bot(tmp_path, script, "console").stdout
-    assert "**You win** (1-0): Black resigned." in out
+    assert "You win (1-0): Black resigned." in out
     assert "you wins" not in out.lower() and "you is" not in out.lower()
 
 
@@ -62,13 +62,13 @@ def test_console_lists_the_open_games_and_ends_a_puzzle_caption_with_a_full_stop
     script = "/puzzle kingswap 3\n/channel two\n/challenge @bob zoo\n/games\n/quit\n"
     out = run_bot(tmp_path, script, "console").stdout
     assert "casualties 0 · king heading for a5. Your move." in out
-    assert "**Open games and challenges** (2)" in out
-    assert "**KingSwap!** puzzle · you" in out and "Challenge: you to bob · **Zoo Chess**" in out
+    assert "Open games and challenges (2)" in out
+    assert "KingSwap! puzzle · you" in out and "Challenge: you to bob · Zoo Chess" in out
 
 
 def test_console_leaves_other_players_in_the_third_person(tmp_path):
     out = run_bot(tmp_path, "/as bob\n/puzzle kingswap 3\n/quit\n", "console").stdout
-    assert "bob starts **KingSwap!**" in out
+    assert "bob starts KingSwap!" in out
 
 
 def text_boards(out):
@@ -80,7 +80,7 @@ def text_boards(out):
 def test_console_games_survive_a_restart(tmp_path):
     first = run_bot(tmp_path, "/puzzle kingswap 3\n/quit\n", "console").stdout
     second = run_bot(tmp_path, "/board\n/quit\n", "console").stdout
-    assert "**KingSwap!**" in second
+    assert "KingSwap! · game #1" in second
     assert text_boards(second)[0] == text_boards(first)[0]
 
 
@@ -88,7 +88,7 @@ def test_run_without_a_token_explains_and_starts_the_console(tmp_path):
     result = run_bot(tmp_path, "/variants\n/quit\n")
     assert result.returncode == 0
     assert "No DISCORD_TOKEN" in result.stderr and "discord.com/developers" in result.stderr
-    assert "`kingswap`" in result.stdout
+    assert "kingswap KingSwap!" in result.stdout
 
 
 @pytest.mark.asyncio
@@ -144,3 +144,27 @@ async def test_a_deadline_passing_while_the_console_waits_for_a_line_is_said_the
     text = out.getvalue()
     assert "In #console:" in text and "expired" in text.split("In #console:")[1]
     assert text.index("In #console:") < text.index("No games or challenges are open here") < text.index("Bye.")
+
+
+@pytest.mark.asyncio
+async def test_console_writes_plain_text_and_says_you_to_its_own_player_whatever_the_name(tmp_path):
+    """No Markdown reaches the terminal (boards, results, lists, cards, hints of commands), and the
+    console's own player is "you" by id, not by the word: here the player is alice."""
+    import io
+
+    from bot.console import Console
+    from bot.service import GameService
+    from bot.store import InMemoryStore
+
+    out = io.StringIO()
+    console = Console(GameService(InMemoryStore(), renderer=lambda view, o: b"png"), tmp_path, stdout=out,
+                      user="alice")
+    for line in ["/challenge @bob standard", "/as bob", "/accept", "/as alice", "/move e4", "/as bob", "/move e5",
+                 "/as alice", "/resign", "/board", "/games", "/variants", "/rules prop", "/leaderboard standard", "/profile bob"]:
+        await console.handle(line)
+    text = out.getvalue()
+    assert "You challenge bob to Standard chess. You would play White." in text
+    assert "You play e4 (e2e4)." in text and "bob plays e5 (e7e5)." in text and "You resign." in text
+    assert "Last move: e5 (e7e5)" in text and "bob wins (0-1): White resigned." in text
+    assert "1. bob" in text and "You, you are #2" in text and "Prop Chess\n\nHow to win:" in text
+    assert "**" not in text and "`" not in text and "alice" not in text.replace("You are now alice.", "")

@@ -40,7 +40,7 @@ async def test_build_plays_a_standard_move_from_numbered_menus(tmp_path):
     await console.handle(f"/build {number_of(out.getvalue(), 'Nf3 (g1f3)')}")
     assert "ok. play g1f3" in out.getvalue()
     await console.handle("/build ok")
-    assert "You play **Nf3** (`g1f3`)" in out.getvalue()
+    assert "You play Nf3 (g1f3)" in out.getvalue()
     assert (await console.service.board("console")).text.count("bob to move") == 1
 
 

@@ -176,7 +176,7 @@ async def test_console_daily_plays_in_a_channel_of_its_own_and_finds_it_again(st
     assert console.channel == "daily-solitary-patience-2026-03-14-you" and "already have today's" in out.getvalue()
     await console.handle("/resign")
     await console.handle("/leaderboard solitary-patience daily")
-    assert "1. **You**" in out.getvalue() and "1 hint" in out.getvalue()
+    assert "1. You" in out.getvalue() and "1 hint" in out.getvalue()
     await console.handle("/puzzle solitary-patience daily seed:3")
     assert "leave out the seed" in out.getvalue()
 

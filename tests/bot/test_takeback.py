@@ -251,9 +251,9 @@ async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_p
                  "/as bob", "/takeback maybe", "/takeback yes"):
         await console.handle(line)
     text = out.getvalue()
-    assert "You ask to take back `e2e4`." in text
+    assert "You ask to take back e2e4." in text
     assert "! Answer a takeback with /takeback yes or /takeback no." in text
-    assert "bob accepts the takeback: `e2e4` taken back." in text
+    assert "bob accepts the takeback: e2e4 taken back." in text
     await console.handle("/abort")
     assert "bob aborted game #1" in out.getvalue()
     record = await service.store.get(1)
