@@ -18,7 +18,7 @@ from ..opponent import computer
 from ..store import GameRecord, GameStatus
 from ..timing import DAY
 from .tables import Live, Tables
-from .types import RULES_VERSION, Player, Reply, UserError
+from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
 
 COMPUTER = Player(computer.COMPUTER_ID, "Kibitz")   # the opponent to pass to `challenge` for a game against the computer
 
@@ -72,8 +72,8 @@ class Computer(Tables):
             await self._create(record)
             self._live[where] = Live(record, game)
             how = " (drawn at random)" if drawn else ""
-            reply = await self._board_reply(record, game, f"{user.name} plays {computer.name(level)} at "
-                                                          f"**{info.name}**, as {colour.capitalize()}{how}.")
+            reply = await self._board_reply(record, game, (Who(user, "plays"), f" {computer.name(level)} at ",
+                                                          Mark(info.name), f", as {colour.capitalize()}{how}."))
             return await self._ping_next(reply, record, game)
 
     async def computer_turns(self, owns=None) -> list[GameRecord]:
@@ -146,7 +146,7 @@ class Computer(Tables):
         game.finish(Outcome.draw("agreed"))
         record.draw_offer = None
         await self._commit(live, before, undo=lambda: game.finish(None))
-        return await self._board_reply(record, game, f"{name} accepts {user.name}'s draw offer.")
+        return await self._board_reply(record, game, (f"{name} accepts ", Who(user), "'s draw offer."))
 
     async def _computer_takeback(self, live: Live, user: Player) -> Reply:
         """Against the computer a takeback is granted at once: the member's last move and the
@@ -167,9 +167,9 @@ class Computer(Tables):
                 game.play(move)
 
         await self._commit(live, before, undo=redo)
-        shown = ", ".join(f"`{move}`" for move in reversed(taken))
-        return await self._board_reply(record, game, f"{name} grants the takeback: {shown} taken back. "
-                                                     f"{user.name} is to move.")
+        first, second = (Mark(move, code=True) for move in reversed(taken))
+        return await self._board_reply(record, game, (f"{name} grants the takeback: ", first, ", ", second, " taken back. ",
+                                                      Who(user, "is"), " to move."))
 
     @staticmethod
     def _plays_computer(record: GameRecord) -> bool:

@@ -312,7 +312,7 @@ async def test_the_console_plays_the_computer_with_discords_argument_order(tmp_p
         typed.write("/quit\n")
         typed.flush()
         await asyncio.wait_for(task, 60)
-    assert f"You play {KIBITZ_1} at **Zoo Chess**, as Black." in out.text
+    assert f"You play {KIBITZ_1} at Zoo Chess, as Black." in out.text
     assert "In #console:" in out.text
 
 
