@@ -15,7 +15,7 @@ def test_console_rates_exports_replays_and_draws_the_rules_diagram(tmp_path):
     result = run_bot(tmp_path, script, "console")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Prop Chess\n\nHow to win: leave" in out and (tmp_path / "out" / "rules-prop.png").read_bytes().startswith(b"\x89PNG")
+    assert "Prop Chess\n\nHow to win. Leave" in out and (tmp_path / "out" / "rules-prop.png").read_bytes().startswith(b"\x89PNG")
     assert "1. bob" in out and "bob, you are #1" in out
     assert "0 wins, 0 draws, 1 loss" in out
     [pgn] = (tmp_path / "out").glob("*.pgn")
