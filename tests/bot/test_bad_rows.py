@@ -193,7 +193,8 @@ async def test_a_stored_game_in_play_whose_moves_end_it_is_finished_on_load(url,
     assert await restarted.due_events() == []   # ended by its moves, not lost on time
     for game_id in (shown, due):
         stored = await db.get(game_id)
-        assert (stored.status, stored.result, stored.reason, stored.due_at) == ("finished", "0-1", "checkmate", None)
+        assert (stored.status, stored.result, stored.reason, stored.ending, stored.due_at) == (
+            "finished", "0-1", "checkmate", "checkmate", None)
     assert (await db.rating_place("g", "standard", BOB.id))[1].games == 2   # rated like any finished game
 
 
