@@ -79,7 +79,7 @@ class GameRecord:
     moves: list[str] = field(default_factory=list)
     result: str | None = None
     reason: str | None = None               # the words players read; code decides on `ending`
-    ending: Ending | None = None             # how it ended (migration 006); None in play and when aborted
+    ending: Ending | None = None            # how it ended (migration 006); None in play and when aborted
     score: int | None = None
     draw_offer: str | None = None
     created_at: str = ""
