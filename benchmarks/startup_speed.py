@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import chess  # noqa: E402
 
 from bot.service import GameService  # noqa: E402
-from bot.store import GameRecord, SqliteStore  # noqa: E402
+from bot.store import GameRecord, GameStatus, SqliteStore  # noqa: E402
 from bot.store.rows import GAME_COLUMNS, to_row  # noqa: E402
 
 
@@ -39,7 +39,7 @@ async def fill(path: Path, games: int) -> None:
     rows = []
     for index in range(games):
         moves, fen = lines[index % len(lines)]
-        record = GameRecord("standard", f"channel-{index}", [("1", "alice"), ("2", "bob")], fen, "active",
+        record = GameRecord("standard", f"channel-{index}", [("1", "alice"), ("2", "bob")], fen, GameStatus.ACTIVE,
                             start_fen=chess.STARTING_FEN, moves=moves, created_at="t", updated_at="t")
         rows.append(record)
     conn = store._conn   # bulk insert: filling is not what is measured

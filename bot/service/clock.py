@@ -7,7 +7,7 @@ import logging
 from typing import Awaitable, Callable
 
 import rules
-from rules import Outcome
+from rules import Ending, Outcome
 
 from ..store import GameRecord, GameStatus, holds
 from ..timing import duration
@@ -141,7 +141,7 @@ class Clock(Tables):
                         f"due within {duration(left)}; after that it is lost on time.")], game_id=record.id, ping=ping))
 
                 return await self._after_save(self._save(live, before), reminder)
-            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", kind="time"))
+            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", Ending.TIME))
 
             async def timeout() -> DueEvent:   # after an unconfirmed write the game was put back: replay it
                 shown = game if game.outcome is not None else (await asyncio.to_thread(self._revive, record)).playing

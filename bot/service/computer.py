@@ -12,7 +12,7 @@ import random
 
 import engine
 import rules
-from rules import Outcome
+from rules import Ending, Outcome
 
 from ..opponent import computer
 from ..store import GameRecord, GameStatus
@@ -111,7 +111,7 @@ class Computer(Tables):
             record, game = live.record, live.playing
             seat = computer.seat(record.players) or 0
             before = record.copy()
-            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, f"{game.turn} resigned"))
+            game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, f"{game.turn} resigned", Ending.RESIGNATION))
             await self._commit(live, before, undo=lambda: game.finish(None))
             return await self._board_reply(record, game, f"{record.players[seat][1]} resigns.")
 
@@ -143,7 +143,7 @@ class Computer(Tables):
         if score > 0:
             return Reply(f"{name} declines the draw: it thinks it stands better.", game_id=record.id)
         before = record.copy()
-        game.finish(Outcome.draw("agreed"))
+        game.finish(Outcome.draw("agreed", Ending.AGREEMENT))
         record.draw_offer = None
         await self._commit(live, before, undo=lambda: game.finish(None))
         return await self._board_reply(record, game, (f"{name} accepts ", Who(user), "'s draw offer."))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import rules
-from rules import Game, Outcome
+from rules import Ending, Game, Outcome
+from rules.core import KINDS_BY_REASON
 
 from .. import daily
 from ..opponent import computer
@@ -260,10 +261,10 @@ class Games(Tables):
             self._require_game(record, game_id)
             colour = self._seat(record, user)
             if record.solo:
-                outcome = Outcome("failed", "gave up", game.score)
+                outcome = Outcome("failed", "gave up", game.score, Ending.FAILED)
             else:
                 winner = rules.BLACK if colour == rules.WHITE else rules.WHITE
-                outcome = Outcome.win(winner, f"{colour} resigned")
+                outcome = Outcome.win(winner, f"{colour} resigned", Ending.RESIGNATION)
             before = record.copy()
             game.finish(outcome)
             await self._commit(live, before, undo=lambda: game.finish(None))
@@ -285,13 +286,14 @@ class Games(Tables):
             before = record.copy()
             claim = game.claimable_draw() if game.turn == colour else None
             if claim:
-                game.finish(Outcome.draw(f"{claim} claimed"))
+                # the claim's kind from the rules' own table of the reasons they write (repetition, 50 moves)
+                game.finish(Outcome.draw(f"{claim} claimed", KINDS_BY_REASON.get(claim)))
                 await self._commit(live, before, undo=lambda: game.finish(None))
                 return await self._board_reply(record, game, (Who(user, "claims"), " a draw."))
             if self._plays_computer(record):
                 return await self._computer_draw(live, user)
             if record.draw_offer and record.draw_offer != user.id:
-                game.finish(Outcome.draw("agreed"))
+                game.finish(Outcome.draw("agreed", Ending.AGREEMENT))
                 record.draw_offer = None
                 await self._commit(live, before, undo=lambda: game.finish(None))
                 return await self._board_reply(record, game, (Who(user, "accepts"), " the draw."))

@@ -161,10 +161,10 @@ class Presenter(Tables):
         return _who(record, 0 if outcome.winner == rules.WHITE else 1, "wins", strong=True), f" ({outcome.result}): {reason}."
 
     def _ended_words(self, record: GameRecord) -> Line:
-        info = rules.VARIANTS.get(record.variant)
-        if record.status == GameStatus.ABORTED or info is None or record.result is None:
+        info, outcome = rules.VARIANTS.get(record.variant), record.outcome
+        if record.status == GameStatus.ABORTED or info is None or outcome is None:
             return ("It was aborted.",) if record.status == GameStatus.ABORTED else ()
-        return self._result_line(record, Outcome(record.result, record.reason or "", record.score), info)
+        return self._result_line(record, outcome, info)
 
     async def _final_board(self, record: GameRecord) -> Reply:
         """A game that has ended: its final position, the result and its reason, and the move list."""
@@ -174,7 +174,7 @@ class Presenter(Tables):
             log.exception("could not replay ended game %s", record.id)
             raise UserError("This game has ended, but it cannot be replayed after an update to Kibitz.") from None
         if record.result and game.outcome is None:
-            game.finish(Outcome(record.result, record.reason or "", record.score))
+            game.finish(record.outcome)
         reply = await self._board_reply(record, game, "This game is over.")
         if record.status == GameStatus.ABORTED:
             reply.lines.append(("It was aborted: no result, no rating.",))

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Awaitable, Callable, NoReturn, TypeVar
 
 import rules
-from rules import Game, Outcome
+from rules import Game
 
 from ..opponent import computer
 from ..settings import ServerSettings
@@ -134,7 +134,7 @@ class Tables:
         if game.fen() != record.fen:
             log.warning("game %s: replayed FEN %s differs from stored %s", record.id, game.fen(), record.fen)
         if record.status == GameStatus.FINISHED and record.result and game.outcome is None:
-            game.finish(Outcome(record.result, record.reason or "", record.score))
+            game.finish(record.outcome)
         return Live(record, game)
 
     async def _active(self, channel: str) -> Live:
@@ -238,10 +238,11 @@ class Tables:
         if outcome is not None:
             record.status = GameStatus.FINISHED
             record.result, record.reason, record.score = outcome.result, outcome.reason, outcome.score
+            record.ending = outcome.kind
             record.due_at, record.draw_offer, record.takeback_offer = None, None, None
         else:
             record.status = GameStatus.ACTIVE if record.status == GameStatus.FINISHED else record.status
-            record.result = record.reason = record.score = None
+            record.result = record.reason = record.score = record.ending = None
             # the clock of the player to move starts now (two-player games with a deadline; never the computer's)
             record.due_at = None if computer.to_move(record.players, record.fen) else self._first_due(record)
             record.reminded = False

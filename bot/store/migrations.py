@@ -15,12 +15,18 @@ PostgreSQL file, data/migrations/postgres/NNN_name.sql with the same number, whi
 instead. 002 and 004 have one: SQLite cannot change a CHECK constraint, so there they rebuild the
 games table (004 filling new columns with SQLite's JSON functions), where PostgreSQL changes the
 table in place; a rebuild translated as it is would also start the games' ids again from 1.
+
+What SQL cannot write (006 reads each old ending's kind from its words with `rules.kind_from_reason`)
+is a `Backfill` in BACKFILLS, which both stores run after the file, in the same transaction.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from rules import kind_from_reason
 
 from ..paths import data_dir
 
@@ -44,6 +50,34 @@ class Migration:
     number: int
     name: str   # its file's name
     sql: str
+
+
+@dataclass(frozen=True)
+class Backfill:
+    """The part of a migration SQL cannot write, run in Python after its file, in the same
+    transaction: each row `select` reads gives the values of one `update` (None: left as it is)."""
+    select: str
+    update: str   # its placeholders `{}`, filled in each dialect's style by `update_sql`
+    values: Callable[[Any], tuple | None]   # a row (sqlite3.Row, asyncpg.Record) -> values
+
+    def update_sql(self, mark: Callable[[int], str]) -> str:
+        return self.update.format(*(mark(i) for i in range(1, self.update.count("{}") + 1)))
+
+    def updates(self, rows: Iterable[Any]) -> list[tuple]:
+        return [values for values in map(self.values, rows) if values is not None]
+
+
+def _old_ending(row: Any) -> tuple | None:
+    """006: a game that ended before the store kept its kind gets it once, read from its result and
+    reason (a row whose result or reason is not text is left as it is: reading it sets it aside)."""
+    result, reason = row["result"], row["reason"]
+    if not isinstance(result, str) or not isinstance(reason, (str, type(None))):
+        return None
+    return str(kind_from_reason(result, reason or "")), row["id"]
+
+
+BACKFILLS = {6: Backfill("SELECT id, result, reason FROM games WHERE result IS NOT NULL AND ending IS NULL",
+                         "UPDATE games SET ending = {} WHERE id = {}", _old_ending)}
 
 
 def to_postgres(sql: str) -> str:

@@ -28,7 +28,7 @@ from functools import partialmethod
 from dataclasses import replace
 from typing import Any
 
-from .migrations import postgres_migrations
+from .migrations import BACKFILLS, postgres_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, UNRATED,
                    SetsAsideBadRows, delivery_of, delivery_row, DELIVERY_COLUMNS, from_row, settings_of, to_row)
@@ -131,6 +131,11 @@ class PostgresStore(SetsAsideBadRows):
                     if await conn.fetchval("SELECT version FROM kibitz_schema") >= migration.number:
                         continue   # applied (perhaps by another process meanwhile)
                     await conn.execute(migration.sql, timeout=math.inf)   # not the query timeout: see the docstring
+                    backfill = BACKFILLS.get(migration.number)
+                    if backfill is not None:
+                        rows = await conn.fetch(backfill.select, timeout=math.inf)
+                        await conn.executemany(backfill.update_sql(lambda i: f"${i}"), backfill.updates(rows),
+                                               timeout=math.inf)
                     await conn.execute("UPDATE kibitz_schema SET version = $1", migration.number)
             return int(await conn.fetchval("SELECT version FROM kibitz_schema"))
 

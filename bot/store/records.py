@@ -14,6 +14,8 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Callable, Protocol
 
+from rules import Ending, Outcome
+
 from ..ratings import DEFAULT_RATING, DEFAULT_RD, DEFAULT_VOLATILITY, Rating, rate_game
 
 
@@ -70,13 +72,14 @@ class GameRecord:
     channel_id: str
     players: list[tuple[str, str]]          # (id, name) in seat order: white, black; solo: one
     fen: str
-    status: str                             # a GameStatus
+    status: GameStatus                      # text given (or read back) is read as the GameStatus it names
     guild_id: str | None = None
     seed: int | None = None
     start_fen: str | None = None
     moves: list[str] = field(default_factory=list)
     result: str | None = None
-    reason: str | None = None
+    reason: str | None = None               # the words players read; code decides on `ending`
+    ending: Ending | None = None            # how it ended (migration 006); None in play and when aborted
     score: int | None = None
     draw_offer: str | None = None
     created_at: str = ""
@@ -96,6 +99,15 @@ class GameRecord:
     daily: str | None = None             # YYYY-MM-DD (UTC) of a daily deal
     par: int | None = None               # best score the daily's solver found
     id: int | None = None
+
+    def __post_init__(self) -> None:   # ValueError for a status or ending no enum names
+        self.status = GameStatus(self.status)
+        self.ending = None if self.ending is None else Ending(self.ending)
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The stored ending as the rules' Outcome, its kind included; None without a result."""
+        return None if self.result is None else Outcome(self.result, self.reason or "", self.score, self.ending)
 
     @property
     def is_open(self) -> bool:

@@ -13,7 +13,7 @@ from .records import OPEN, BadRow, Delivery, GameRecord, GameStatus, SetAside
 log = logging.getLogger(__name__)
 
 GAME_COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
-                "result", "reason", "score", "draw_offer", "created_at", "updated_at", "version",
+                "result", "reason", "ending", "score", "draw_offer", "created_at", "updated_at", "version",
                 "rules_version", "error", "home_channel_id", "message_id", "challenger_id", "move_seconds", "due_at",
                 "reminded", "takeback_offer", "hints", "plies_played", "daily", "par")
 
@@ -119,7 +119,10 @@ def from_row(row) -> GameRecord:
         raise BadRow(data.get("id"), f"moves is not a list of turns: {data['moves']!r:.60}")
     data["players"], data["moves"] = [tuple(p) for p in players], moves
     data["reminded"] = bool(data["reminded"])
-    return GameRecord(**data)
+    try:
+        return GameRecord(**data)
+    except ValueError as exc:   # a status or ending no enum names
+        raise BadRow(data.get("id"), str(exc)) from None
 
 
 class SetsAsideBadRows:

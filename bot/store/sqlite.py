@@ -17,7 +17,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from .migrations import sqlite_migrations
+from .migrations import BACKFILLS, sqlite_migrations
 from .records import ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, PlayerRating, StaleRecord, StoreError, rated_pair
 from .rows import (DAILY_COLUMNS, GAME_COLUMNS, OPEN_SQL, OTHER_TABLES, RATING_COLUMNS, SET_ASIDE, UNRATED, SetsAsideBadRows,
                    DELIVERY_COLUMNS, delivery_of, delivery_row, from_row, settings_of, to_row)
@@ -90,8 +90,17 @@ class SqliteStore(SetsAsideBadRows):
             for migration in sqlite_migrations():
                 if migration.number <= version:
                     continue
-                await self._conn.executescript(
-                    f"BEGIN;\n{migration.sql}\nPRAGMA user_version = {migration.number};\nCOMMIT;")
+                try:   # the file, its backfill (if any) and the new version: one transaction
+                    await self._conn.executescript(f"BEGIN;\n{migration.sql}")
+                    backfill = BACKFILLS.get(migration.number)
+                    if backfill is not None:
+                        rows = await (await self._conn.execute(backfill.select)).fetchall()
+                        await self._conn.executemany(backfill.update_sql(lambda _: "?"), backfill.updates(rows))
+                    await self._conn.execute(f"PRAGMA user_version = {migration.number}")
+                    await self._conn.execute("COMMIT")
+                except BaseException:
+                    await self._conn.rollback()
+                    raise
                 version = migration.number
             return version
 

@@ -161,10 +161,11 @@ async def test_every_read_of_games_goes_on_past_unreadable_rows(url, db, caplog)
            await made("c4", "active", due_at=100.0)]
     good_daily = await made("d1", "finished", [("p1", "p1")], daily=day)
     bad_daily = await made("d2", "finished", [("p2", "p2")], daily=day)
+    bad_ending = await made("d3", "finished", [("p3", "p3")], result="solved", ending="solved")
     # SQLite keeps any value in any column; PostgreSQL's columns are typed, but JSON is only text there
     broken = ("moves", '"e2e4"') if is_postgres_url(url) else ("due_at", "soon")
     for game_id, column, value in ((bad[0], "moves", "not json"), (bad[1], "players", '{"white": "1"}'),
-                                   (bad[2], *broken), (bad_daily, "players", "oops")):
+                                   (bad[2], *broken), (bad_daily, "players", "oops"), (bad_ending, "ending", "won")):
         await raw(url, f"UPDATE games SET {column} = '{value}' WHERE id = {game_id}")
 
     assert [r.id for r in await db.due(200.0)] == good
@@ -175,7 +176,7 @@ async def test_every_read_of_games_goes_on_past_unreadable_rows(url, db, caplog)
     assert [r.id for r in await db.daily_games(day, "standard", "p1")] == [good_daily]
     assert [r.id for r in await db.unrecorded_daily_finishes(day, "standard", "g")] == [good_daily]
     assert await db.next_due() == 100.0
-    for game_id in bad + [bad_daily]:
+    for game_id in bad + [bad_daily, bad_ending]:
         assert await db.get(game_id) is None
         assert (await raw(url, f"SELECT status FROM games WHERE id = {game_id}")) == ("suspended",)
         assert logged(caplog, game_id) == 1
@@ -192,7 +193,8 @@ async def test_a_stored_game_in_play_whose_moves_end_it_is_finished_on_load(url,
     assert await restarted.due_events() == []   # ended by its moves, not lost on time
     for game_id in (shown, due):
         stored = await db.get(game_id)
-        assert (stored.status, stored.result, stored.reason, stored.due_at) == ("finished", "0-1", "checkmate", None)
+        assert (stored.status, stored.result, stored.reason, stored.ending, stored.due_at) == (
+            "finished", "0-1", "checkmate", "checkmate", None)
     assert (await db.rating_place("g", "standard", BOB.id))[1].games == 2   # rated like any finished game
 
 

@@ -9,6 +9,7 @@ import pytest
 import pytest_asyncio
 
 import rules
+from rules import Ending
 from bot.console import Console
 from bot.opponent import runner as runner_module, workers as workers_module
 from bot.opponent.runner import Runner
@@ -215,6 +216,7 @@ async def test_the_computer_accepts_a_draw_only_when_it_is_not_better(fen, accep
     stored = await store.get(record.id)
     if accepts:
         assert "accepts alice's draw offer" in reply.text and stored.result == "1/2-1/2"
+        assert stored.ending == Ending.AGREEMENT
     else:
         assert reply.text == f"{KIBITZ_1} declines the draw: it thinks it stands better."
         assert stored.status == GameStatus.ACTIVE and stored.draw_offer is None
@@ -356,6 +358,7 @@ async def test_at_the_higher_levels_the_computer_resigns_a_position_hopeless_for
     assert kinds == ["move"] * (runner_module.RESIGN_MOVES - 1) + ["resign"]
     last = delivered.events[-1]
     assert last.record.result == "1-0" and "resigns" in last.reply.text and last.reply.finished
+    assert last.record.ending == Ending.RESIGNATION
 
 
 def test_workers_run_at_a_lower_priority_where_they_have_no_cpu_of_their_own(monkeypatch):

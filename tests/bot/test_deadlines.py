@@ -88,7 +88,7 @@ async def test_the_player_to_move_is_reminded_once_with_a_quarter_left_then_lose
     assert timeout.kind == "timeout" and timeout.reply.finished
     assert "alice ran out of time" in timeout.reply.text and "bob wins" in timeout.reply.text
     stored = await store.get(game_id)
-    assert (stored.status, stored.result, stored.reason, stored.due_at) == ("finished", "0-1", "time", None)
+    assert (stored.status, stored.result, stored.reason, stored.ending, stored.due_at) == ("finished", "0-1", "time", "time", None)
     assert timeout.reply.controls == ("rematch",)
     assert await store.leaderboard("", "standard")   # rated like any finished game
 

@@ -6,14 +6,17 @@ two of them (001, 003) that are now translated from the SQLite files instead. 00
 still PostgreSQL's own files, unchanged."""
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS
-from bot.store.migrations import POSTGRES_OWN, postgres_migrations, sqlite_migrations, to_postgres
+from bot.store import MIGRATIONS, SqliteStore
+from bot.store.migrations import BACKFILLS, POSTGRES_OWN, postgres_migrations, sqlite_migrations, to_postgres
+from bot.store.postgres import PostgresStore
 
 from .pg_server import empty_database
 
@@ -92,12 +95,12 @@ def test_a_change_has_a_postgres_file_of_its_own_only_where_the_translation_cann
 UPTO = 4
 
 
-def sqlite_migrated(path: Path) -> list[tuple]:
-    """Today's SQLite migrations up to UPTO, run as SqliteStore.migrate runs them; the schema then."""
+def sqlite_migrated(path: Path, upto: int = UPTO) -> list[tuple]:
+    """Today's SQLite migrations up to `upto`, run as SqliteStore.migrate runs them; the schema then."""
     with sqlite3.connect(path, isolation_level=None) as conn:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         for m in sqlite_migrations():
-            if version < m.number <= UPTO:
+            if version < m.number <= upto:
                 conn.executescript(f"BEGIN;\n{m.sql}\nPRAGMA user_version = {m.number};\nCOMMIT;")
         return conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").fetchall()
 
@@ -178,3 +181,65 @@ async def test_postgres_ends_with_the_schema_the_hand_written_migrations_made(ap
         assert await pg_schema(conn) == expected
     finally:
         await conn.close()
+
+
+# -- 006: how each game ended, read once from the words of the games that ended before it -----------
+STORED = json.loads((DATA / "kibitz-0.2.0.json").read_text())   # each game Kibitz 0.2.0 stored, its kind
+
+
+def stored_before_006(tmp_path: Path) -> Path:
+    """A copy of the games Kibitz 0.2.0 stored (tests/bot/data/kibitz-0.2.0.db), migrated up to 005."""
+    path = tmp_path / "k.sqlite3"
+    shutil.copy(DATA / "kibitz-0.2.0.db", path)
+    sqlite_migrated(path, upto=5)
+    return path
+
+
+async def endings(store) -> dict[int, str | None]:
+    return {game["id"]: (await store.get(game["id"])).ending for game in STORED}
+
+
+KINDS = {game["id"]: game["kind"] for game in STORED}   # None for games not ended
+
+
+@pytest.mark.asyncio
+async def test_postgres_006_gives_each_game_that_ended_before_it_the_kind_of_its_ending(tmp_path, pg_url):
+    asyncpg = pytest.importorskip("asyncpg")
+    with sqlite3.connect(stored_before_006(tmp_path)) as source:
+        source.row_factory = sqlite3.Row
+        rows = source.execute("SELECT * FROM games ORDER BY id").fetchall()
+    columns = rows[0].keys()
+    conn = await asyncpg.connect(pg_url)
+    try:   # the same games in a PostgreSQL database migrated up to 005
+        await pg_migrate(conn, [(m.number, m.sql) for m in postgres_migrations()], 5)
+        await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) "
+                               f"VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})",
+                               [tuple(row) for row in rows])
+    finally:
+        await conn.close()
+    store = await PostgresStore.open(pg_url)   # runs 006 and its backfill
+    try:
+        assert await endings(store) == KINDS
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_sqlite_006_whose_backfill_fails_changes_nothing_and_runs_whole_at_the_next_start(tmp_path, monkeypatch):
+    path = stored_before_006(tmp_path)
+
+    def broken(row):
+        raise RuntimeError("the backfill broke")
+
+    monkeypatch.setitem(BACKFILLS, 6, replace(BACKFILLS[6], values=broken))
+    with pytest.raises(RuntimeError, match="broke"):
+        await SqliteStore.open(path)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone() == (5,)
+        assert "ending" not in {column[1] for column in conn.execute("PRAGMA table_info(games)")}
+    monkeypatch.undo()
+    store = await SqliteStore.open(path)
+    try:
+        assert await endings(store) == KINDS
+    finally:
+        await store.close()

@@ -5,6 +5,7 @@ import pytest
 
 from bot.service import GameService, UserError
 from bot.store import GameRecord, InMemoryStore
+from rules import Ending
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
 
@@ -28,7 +29,7 @@ async def test_challenge_accept_and_fools_mate_store_the_result(service, store):
     final = await service.move(CHANNEL, BOB, "Qh4")
     assert "bob wins" in final.text and "Checkmate" in final.text and final.finished
     record = await store.get(reply.game_id)
-    assert (record.status, record.result, record.reason) == ("finished", "0-1", "checkmate")
+    assert (record.status, record.result, record.reason, record.ending) == ("finished", "0-1", "checkmate", Ending.CHECKMATE)
     assert record.moves == ["f2f3", "e7e5", "g2g4", "d8h4"]
     assert "This game is over." in (await service.board(CHANNEL)).text   # the final position, not "no game"
 
@@ -127,7 +128,8 @@ async def test_resign_gives_the_game_to_the_opponent(service, store):
     game_id = await started(service)
     reply = await service.resign(CHANNEL, BOB)
     assert "alice wins" in reply.text and "Black resigned" in reply.text
-    assert (await store.get(game_id)).result == "1-0"
+    record = await store.get(game_id)
+    assert (record.result, record.ending) == ("1-0", Ending.RESIGNATION)
 
 
 async def test_draw_offer_then_accept(service, store):
@@ -139,7 +141,7 @@ async def test_draw_offer_then_accept(service, store):
     agreed = await service.draw(CHANNEL, BOB)
     assert "Draw" in agreed.text
     record = await store.get(game_id)
-    assert (record.result, record.reason) == ("1/2-1/2", "agreed")
+    assert (record.result, record.reason, record.ending) == ("1/2-1/2", "agreed", Ending.AGREEMENT)
 
 
 async def test_a_move_declines_a_standing_draw_offer(service, store):
@@ -157,7 +159,18 @@ async def test_threefold_repetition_is_claimed_by_the_player_to_move(service, st
             await service.move(CHANNEL, user, move)
     reply = await service.draw(CHANNEL, ALICE)
     assert "claims" in reply.text
-    assert (await store.get(game_id)).reason == "threefold repetition claimed"
+    record = await store.get(game_id)
+    assert (record.reason, record.ending) == ("threefold repetition claimed", Ending.REPETITION)
+
+
+async def test_fifty_moves_are_claimed_as_such(service, store):
+    fen = "4k3/p7/8/8/8/8/P7/4K1N1 w - - 99 80"
+    record = GameRecord("standard", CHANNEL, [(ALICE.id, ALICE.name), (BOB.id, BOB.name)], fen, "active", start_fen=fen)
+    await store.create(record)
+    await service.move(CHANNEL, ALICE, "Nf3")
+    assert "claims" in (await service.draw(CHANNEL, BOB)).text
+    record = await store.get(record.id)
+    assert (record.reason, record.ending) == ("50 moves without a capture or pawn move claimed", Ending.FIFTY_MOVES)
 
 
 async def test_undo_is_for_puzzles_only(service):
@@ -184,7 +197,7 @@ async def test_puzzle_played_to_solved_keeps_the_score(service, store):
     reply = await service.move(CHANNEL, ALICE, "e1d1")
     assert "Solved" in reply.text and "Casualties: 6" in reply.text
     record = await store.get(game_id)
-    assert (record.status, record.result, record.score) == ("finished", "solved", 6)
+    assert (record.status, record.result, record.score, record.ending) == ("finished", "solved", 6, Ending.SOLVED)
 
 
 async def test_puzzle_played_to_failed_then_undo_reopens_it(service, store):
@@ -192,13 +205,13 @@ async def test_puzzle_played_to_failed_then_undo_reopens_it(service, store):
     await service.move(CHANNEL, ALICE, "a1a5")
     reply = await service.move(CHANNEL, ALICE, "a5b5")
     assert "Failed" in reply.text
-    assert (await store.get(game_id)).result == "failed"
+    assert (await store.get(game_id)).ending == Ending.FAILED
     with pytest.raises(UserError, match="not playing"):
         await service.undo(CHANNEL, BOB)
     again = await service.undo(CHANNEL, ALICE)
     assert "takes back a5b5" in again.text
     record = await store.get(game_id)
-    assert (record.status, record.result, record.moves) == ("active", None, ["a1a5"])
+    assert (record.status, record.result, record.ending, record.moves) == ("active", None, None, ["a1a5"])
     await service.move(CHANNEL, ALICE, "a5a4")
 
 
@@ -206,7 +219,7 @@ async def test_puzzle_resign_records_failure_with_casualties(service, store):
     game_id = await puzzle_from(store, service, "1K3/5/5/5/R3N 1 2")
     await service.resign(CHANNEL, ALICE)
     record = await store.get(game_id)
-    assert (record.result, record.reason, record.score) == ("failed", "gave up", 2)
+    assert (record.result, record.reason, record.score, record.ending) == ("failed", "gave up", 2, Ending.FAILED)
 
 
 async def test_two_simultaneous_moves_cannot_both_apply(service, store):

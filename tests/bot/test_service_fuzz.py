@@ -52,7 +52,7 @@ GAME_IDS = st.one_of(st.none(), st.integers(-1, 12))
 SEEDS = st.one_of(st.none(), st.integers(-3, 2**64))
 # What a game is, as the service writes it (a store may add bookkeeping fields of its own).
 GAME_FIELDS = ("id", "variant", "channel_id", "players", "fen", "status", "guild_id", "seed", "start_fen",
-               "moves", "result", "reason", "score", "draw_offer", "created_at", "updated_at")
+               "moves", "result", "reason", "ending", "score", "draw_offer", "created_at", "updated_at")
 
 
 def no_png(view, orientation) -> bytes:

@@ -5,6 +5,7 @@ import pytest
 import pytest_asyncio
 
 from bot.service import GameService, UserError
+from rules import Ending, Outcome
 from bot.store import (OPEN_SEAT, ChannelBusy, DailyResult, Delivery, GameRecord, GameStatus, InMemoryStore, StaleRecord,
                        daily_key)
 from bot.store.connect import open_store
@@ -43,6 +44,21 @@ async def test_a_record_round_trips_with_every_field(any_store):
     assert rec.id == game_id
     assert await any_store.get(game_id) == rec
     assert await any_store.get(game_id + 1000) is None
+
+
+async def test_an_endings_kind_is_kept_and_read_back_as_an_ending_whatever_its_words_say(any_store):
+    rec = record(status="finished", result="0-1", reason="white resigned on time by agreement", ending="goal")
+    game_id = await any_store.create(rec)
+    stored = await any_store.get(game_id)
+    assert type(stored.ending) is Ending and stored.ending == Ending.GOAL and stored.outcome.kind == Ending.GOAL
+    assert type(stored.status) is GameStatus and stored.outcome == Outcome.win("black", rec.reason)
+    stored.ending = Ending.RESIGNATION
+    await any_store.save(stored)
+    assert (await any_store.get(game_id)).ending == Ending.RESIGNATION
+    stored.status, stored.result, stored.reason, stored.ending = GameStatus.ACTIVE, None, None, None
+    await any_store.save(stored)
+    reopened = await any_store.get(game_id)
+    assert (reopened.ending, reopened.outcome) == (None, None)
 
 
 async def test_a_status_given_as_a_game_status_is_stored_as_its_text(any_store):

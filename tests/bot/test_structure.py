@@ -112,3 +112,30 @@ def test_every_import_inside_a_function_is_listed_with_its_reason():
 def test_the_layer_checker_finds_an_upward_import():
     assert layer_of("bot.discord.components.challenge") < layer_of("bot.discord.answers")
     assert layer_of("bot.discord.app") == len(LAYERS) - 1
+
+
+# Where bot/ reads an ending's kind from its words, and why (nowhere else: it decides on `ending`).
+READS_KINDS_FROM_WORDS = {
+    "bot.store.migrations": "006 reads the kind of each game that ended before it, once",
+    "bot.service.games": "a claimed draw: the rules' claimable_draw says only its reason, found in their table",
+}
+
+
+def test_nothing_in_bot_decides_on_an_endings_words():
+    """`reason` is what players read: bot/ never compares it, searches it or calls its string
+    methods, and looks kinds up by words only where READS_KINDS_FROM_WORDS says."""
+    def is_reason(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Attribute) and node.attr == "reason") or (
+            isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and node.slice.value == "reason")
+
+    found = []
+    for name, path in module_names("bot").items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Compare) and any(map(is_reason, [node.left, *node.comparators])):
+                found.append(f"{name}:{node.lineno} compares a reason")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and is_reason(node.func.value):
+                found.append(f"{name}:{node.lineno} calls reason.{node.func.attr}")
+            elif (isinstance(node, ast.alias) and node.name in ("kind_from_reason", "KINDS_BY_REASON")
+                  and name not in READS_KINDS_FROM_WORDS):
+                found.append(f"{name} imports {node.name}")
+    assert found == []

@@ -157,7 +157,7 @@ async def test_a_moderator_aborts_a_game_without_result_or_rating(service, store
     reply = await service.abort(CHANNEL, CAROL, moderator=True)
     assert "aborted game" in reply.text
     stored = await store.get(game_id)
-    assert (stored.status, stored.result, stored.due_at) == ("aborted", None, None)
+    assert (stored.status, stored.result, stored.ending, stored.due_at) == ("aborted", None, None, None)
     assert await store.leaderboard("g", "standard") == []
     with pytest.raises(UserError, match="It was aborted"):
         await service.move(CHANNEL, BOB, "e5")
