@@ -4,6 +4,8 @@ A variant is a `ChessVariant` subclass: class attributes are its data (what FIDE
 methods are hooks whose defaults are standard chess. Override only what the variant changes:
 
     caption(board, state)             one line of state that is not on the board, for the image
+    marks(board, state)               squares to tint on the image (goal squares, a threatened line)
+    score(board, state)               a solo puzzle's running score (default None)
     generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
                                       kings are not royal), after the castling/promotion switches
     allows(board, state, move)        filter: is this candidate legal here?
@@ -212,6 +214,14 @@ class ChessVariant(Generic[S]):
     def caption(self, board: chess.Board, state: S) -> str:
         """One line of state that is not on the board (checks left, kinds captured, ...)."""
         return ""
+
+    def marks(self, board: chess.Board, state: S) -> tuple[str, ...]:
+        """Squares to tint on the board image (a puzzle's goal squares, a threatened line)."""
+        return ()
+
+    def score(self, board: chess.Board, state: S) -> int | None:
+        """A solo puzzle's running score here (None for duels)."""
+        return None
 
     # -- notation ------------------------------------------------------------------------------
     def san(self, board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
@@ -454,6 +464,14 @@ class ChessGame(Game, Generic[S]):
     def claimable_draw(self) -> str | None:
         return None if self.outcome else self.variant.claimable_draw(self.board, self.state)
 
+    @property
+    def score(self) -> int | None:
+        memo = self._memo[-1]
+        if "score" not in memo:
+            memo["score"] = self.variant.score(self.board, self.state)
+        score: int | None = memo["score"]
+        return score
+
     def fen(self) -> str:
         return self.variant.fen(self.board, self.state)
 
@@ -465,4 +483,4 @@ class ChessGame(Game, Generic[S]):
             last = (chess.square_name(m.from_square), chess.square_name(m.to_square))
         checks = tuple(chess.square_name(sq) for sq in self.variant.checked_kings(self.board, self.state))
         return BoardView(8, 8, pieces, self.turn, last, checks, caption=self.variant.caption(self.board, self.state),
-                         parts=(last,) if last else ())
+                         parts=(last,) if last else (), marks=self.variant.marks(self.board, self.state))

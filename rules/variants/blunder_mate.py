@@ -15,7 +15,7 @@ loaded from any FEN has nothing to take back until its first move (rules card).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import chess
 
@@ -24,7 +24,8 @@ from ..core import Ending, Outcome
 from ..lookahead import after, mate_in_one
 
 
-class Verdict(NamedTuple):
+@dataclass(frozen=True)
+class Verdict:
     """A blunder-mate: the move played, the substitute put in its place, the mate that follows
     (SAN without check marks)."""
     played: str

@@ -20,7 +20,7 @@ an en passant square whenever a pawn could take there.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import chess
 
@@ -39,7 +39,8 @@ CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook
 }
 
 
-class Flags(NamedTuple):
+@dataclass(frozen=True)
+class Flags:
     barred: bool               # the side to move self-checked on its previous turn (rules card)
     barred_at_start: bool      # the same, for the game's first position (FEN field 7)
 
