@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import chess
 
 from ..core import IllegalMove, Outcome
-from ..fairy import SAN_SHAPE
 from ..notation import san, spelled, spelling_key
 from ..position import (
+    SAN_SHAPE,
     Judged,
     Mirror,
     PartsVariant,
