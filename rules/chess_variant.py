@@ -28,8 +28,10 @@ and `board.pop()` restores any board change made in `after_move`. Its type is th
 `class Zoo(ChessVariant[tuple[str, str]])`, with `initial_state` its value at the start; a variant
 without extra state is a `ChessVariant[None]` with `initial_state = None`.
 
-Speed: a variant that keeps FIDE's men and rules (no `generate`/`allows` override, FIDE switches)
-lists python-chess's own legal moves; one without after-move effects plays by a plain `push`.
+Which hooks a variant uses is data: `fide_moves = False` with `generate`, `filters_moves = True` with
+`allows`, `after_effects = True` with `after_move` or `push`. Speed comes from the same data: with
+`fide_moves`, no filter and the FIDE switches, python-chess lists the legal moves itself; without
+after-effects a move is a plain `push`.
 `ChessGame.position` and `ChessGame.after(move)` give the same immutable `Position` values as
 turns of several parts do (rules.position), for look-ahead without copying boards by hand.
 """
@@ -76,6 +78,10 @@ class ChessVariant(Generic[S]):
     insufficient_material: bool = True   # with fide_draws: a dead position (FIDE's material test) draws
     initial_state: S                 # extra state beyond the board at the start (None: no extra state)
     faults: int = BOARD_FAULTS       # without royal kings: the python-chess statuses a FEN may not have
+    # Which hooks the variant uses, as data (they choose the fast paths; tests/rules check them):
+    fide_moves: bool = True          # False: `generate` lists the candidate moves itself
+    filters_moves: bool = False      # True: `allows` refuses some candidates
+    after_effects: bool = False      # True: `push`/`after_move` change the board or state after the move
 
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
@@ -134,9 +140,8 @@ class ChessVariant(Generic[S]):
         return f"{move.uci()} is not allowed in {self.name}."
 
     def legal(self, board: chess.Board, state: S) -> list[chess.Move]:
-        cls, own = type(self), vars(self)
-        if cls.allows is ChessVariant.allows and "allows" not in own:
-            if cls.generate is ChessVariant.generate and "generate" not in own and self._is_fide_generation():
+        if not self.filters_moves:
+            if self.fide_moves and self._is_fide_generation():
                 return list(board.legal_moves)   # the fast path: FIDE men, FIDE rules
             return list(self.generate(board, state))
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
@@ -333,9 +338,7 @@ class ChessGame(Game, Generic[S]):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[S] = []
-        kind, own = type(variant), vars(variant)
-        self._plain_push = (kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
-                            and "push" not in own and "after_move" not in own)
+        self._plain_push = not variant.after_effects
 
     @property
     def turn(self) -> str:

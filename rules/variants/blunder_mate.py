@@ -90,6 +90,7 @@ class BlunderMate(ChessVariant[Verdict | None]):
     summary = ("Checkmate, or win at once when a different last move by your opponent would "
                "have let you mate in one.")
     initial_state = None      # None, or the Verdict that ended the game
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- the test, made once per move ----------------------------------------------------------
     def after_move(self, board: chess.Board, state: Verdict | None, move: chess.Move,

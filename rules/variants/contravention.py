@@ -69,6 +69,9 @@ class Contravention(ChessVariant[Flags]):
     summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
     insufficient_material = False
     initial_state = Flags(False, False)
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> Flags:

@@ -138,6 +138,7 @@ class Linkage(ChessVariant[None]):
     summary = "Checkmate, or linkage-mate: a King must not be left where a move makes a line of four men with it."
     insufficient_material = False   # replaced by `is_dead`: only K v K, KB v K and KN v K
     initial_state = None     # no extra state beyond the board
+    filters_moves = True      # `allows` refuses some
 
     # -- moves ---------------------------------------------------------------------------------
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:

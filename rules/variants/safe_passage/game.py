@@ -158,6 +158,8 @@ class SafePassage(ChessVariant[int]):
     promotions = ""
     fide_draws = False
     initial_state = 1          # the target level
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
     faults = ChessVariant.faults | chess.STATUS_TOO_MANY_KINGS
 
     def __init__(self, hint: HintSearch | None = None, daily: DailyDealer | None = None) -> None:
