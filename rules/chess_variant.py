@@ -4,6 +4,8 @@ A variant is a `ChessVariant` subclass: class attributes are its data (what FIDE
 methods are hooks whose defaults are standard chess. Override only what the variant changes:
 
     caption(board, state)             one line of state that is not on the board, for the image
+    marks(board, state)               squares to tint on the image (goal squares, a threatened line)
+    score(board, state)               a solo puzzle's running score (default None)
     generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
                                       kings are not royal), after the castling/promotion switches
     allows(board, state, move)        filter: is this candidate legal here?
@@ -26,8 +28,10 @@ and `board.pop()` restores any board change made in `after_move`. Its type is th
 `class Zoo(ChessVariant[tuple[str, str]])`, with `initial_state` its value at the start; a variant
 without extra state is a `ChessVariant[None]` with `initial_state = None`.
 
-Speed: a variant that keeps FIDE's men and rules (no `generate`/`allows` override, FIDE switches)
-lists python-chess's own legal moves; one without after-move effects plays by a plain `push`.
+Which hooks a variant uses is data: `fide_moves = False` with `generate`, `filters_moves = True` with
+`allows`, `after_effects = True` with `after_move` or `push`. Speed comes from the same data: with
+`fide_moves`, no filter and the FIDE switches, python-chess lists the legal moves itself; without
+after-effects a move is a plain `push`.
 `ChessGame.position` and `ChessGame.after(move)` give the same immutable `Position` values as
 turns of several parts do (rules.position), for look-ahead without copying boards by hand.
 """
@@ -74,6 +78,10 @@ class ChessVariant(Generic[S]):
     insufficient_material: bool = True   # with fide_draws: a dead position (FIDE's material test) draws
     initial_state: S                 # extra state beyond the board at the start (None: no extra state)
     faults: int = BOARD_FAULTS       # without royal kings: the python-chess statuses a FEN may not have
+    # Which hooks the variant uses, as data (they choose the fast paths; tests/rules check them):
+    fide_moves: bool = True          # False: `generate` lists the candidate moves itself
+    filters_moves: bool = False      # True: `allows` refuses some candidates
+    after_effects: bool = False      # True: `push`/`after_move` change the board or state after the move
 
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
@@ -132,9 +140,8 @@ class ChessVariant(Generic[S]):
         return f"{move.uci()} is not allowed in {self.name}."
 
     def legal(self, board: chess.Board, state: S) -> list[chess.Move]:
-        cls, own = type(self), vars(self)
-        if cls.allows is ChessVariant.allows and "allows" not in own:
-            if cls.generate is ChessVariant.generate and "generate" not in own and self._is_fide_generation():
+        if not self.filters_moves:
+            if self.fide_moves and self._is_fide_generation():
                 return list(board.legal_moves)   # the fast path: FIDE men, FIDE rules
             return list(self.generate(board, state))
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
@@ -212,6 +219,14 @@ class ChessVariant(Generic[S]):
     def caption(self, board: chess.Board, state: S) -> str:
         """One line of state that is not on the board (checks left, kinds captured, ...)."""
         return ""
+
+    def marks(self, board: chess.Board, state: S) -> tuple[str, ...]:
+        """Squares to tint on the board image (a puzzle's goal squares, a threatened line)."""
+        return ()
+
+    def score(self, board: chess.Board, state: S) -> int | None:
+        """A solo puzzle's running score here (None for duels)."""
+        return None
 
     # -- notation ------------------------------------------------------------------------------
     def san(self, board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
@@ -323,9 +338,7 @@ class ChessGame(Game, Generic[S]):
         self.info = variant.info()
         self.board, self.state = variant.load(fen if fen is not None else variant.setup(seed))
         self._states: list[S] = []
-        kind, own = type(variant), vars(variant)
-        self._plain_push = (kind.push is ChessVariant.push and kind.after_move is ChessVariant.after_move
-                            and "push" not in own and "after_move" not in own)
+        self._plain_push = not variant.after_effects
 
     @property
     def turn(self) -> str:
@@ -454,6 +467,14 @@ class ChessGame(Game, Generic[S]):
     def claimable_draw(self) -> str | None:
         return None if self.outcome else self.variant.claimable_draw(self.board, self.state)
 
+    @property
+    def score(self) -> int | None:
+        memo = self._memo[-1]
+        if "score" not in memo:
+            memo["score"] = self.variant.score(self.board, self.state)
+        score: int | None = memo["score"]
+        return score
+
     def fen(self) -> str:
         return self.variant.fen(self.board, self.state)
 
@@ -465,4 +486,4 @@ class ChessGame(Game, Generic[S]):
             last = (chess.square_name(m.from_square), chess.square_name(m.to_square))
         checks = tuple(chess.square_name(sq) for sq in self.variant.checked_kings(self.board, self.state))
         return BoardView(8, 8, pieces, self.turn, last, checks, caption=self.variant.caption(self.board, self.state),
-                         parts=(last,) if last else ())
+                         parts=(last,) if last else (), marks=self.variant.marks(self.board, self.state))

@@ -185,6 +185,10 @@ def stop_time(seconds: float, node_budget: int | None) -> float:
     return float("inf") if node_budget is not None else time.monotonic() + seconds
 
 
+class OutOfTime(Exception):
+    """A hint search's clock (or its budget of positions) ran out."""
+
+
 @dataclass(frozen=True)
 class Hint:
     """One good next move for a solo puzzle, from a search in the rules core.

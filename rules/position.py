@@ -12,23 +12,33 @@ The model
   joined by one space (`turn_text`).
 * A variant on this floor is a `PartsVariant` subclass, parametrised by the shape of its turns
   (`PartsVariant[tuple[Step] | tuple[Step, Swap]]`). It states its data (slug, name, start
-  FEN, draws) and implements two hooks:
+  FEN, draws) and either
+    - its men as data: `men = {**FIDE_MEN, "q": Man("queen", "N")}` (letter -> Man, Betza-like, see
+      rules.men), `royalty = Royalty("kq", uncapturable="q")`, `promotions = "rbn"`, `region`
+      (half-boards), and gets one-part turns (`e2e4`, `a7a8n`) kept when no royal man of the
+      mover is attacked afterwards, SAN spellings, per-part refusals and labels from the same
+      data. No castling with men as data; en passant for men whose data say `en_passant=True`.
+      Optional hooks: `allows(position, before, after, move)`, `follow_ups(position, move, after)`
+      (parts that must follow a step: a placement), `drops(position)`, `after_step(...)` (hands),
+      `place(...)`, `why_refused(position, move)` / `why_not_first(...)` (its own refusal reasons);
+    - or, with no `men`, its own turn generator:
       turns(position) -> dict[text, Turn]     every complete legal turn, keyed by canonical text
       after(position, turn) -> Position       the position after a turn (pure: a new value)
-  and may override
-      load / validate / fen / format_hands    set-up and FEN (hands default to crazyhouse `[Nb]`)
       spell(position, text, turns)            other spellings a rules card allows (SAN, part order)
       explain(position, text, turns)          why a typed turn is refused, part by part
+      label(before, turn, turns)              the turn as a player writes it
+  and may override
+      load / validate / fen / format_hands    set-up and FEN (hands default to crazyhouse `[Nb]`)
       judge_goal(seen)                        the variant's own goal (see "Judging the end")
       mated / stalemated                      what having no turn means, checked or not (data)
-      checked(position) / label / caption / owners / view   what players see
+      checked(position) / caption / owners / view   what players see
       describe / drop_words                   a turn in words ("Nxg7, then swaps a2 and b2")
 * `PositionGame` plays any `PartsVariant`: it keeps the positions played (undo is a snapshot;
   repetition is counted on `key()`), caches each position's turns and outcome once per ply, and
   gives look-ahead `after(move)` without touching the game.
 
-Men beyond FIDE and royalty are data in `rules.men` (`MenTable`, `Royalty`); a variant that uses
-them builds its `turns` from `MenTable.pseudo_moves` and `Royalty.is_safe`.
+Positions and parts are values of `rules.parts`; men beyond FIDE and royalty are data in
+`rules.men` (`MenTable`, `Royalty`).
 
 Judging the end: the steps of `rules.endings.END_STEPS` are called in order as
 `judge_<step>(seen)` (a `Judged`); the first Outcome ends the game. `judge_goal` is the variant's
@@ -39,213 +49,44 @@ own goal (none by default), `judge_no_move` ends the game as `mated` says when n
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
-from collections.abc import Hashable, Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import Any, Generic, NamedTuple, TypeVar
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+from typing import Generic, cast
 
 import chess
 
 from . import endings
 from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
-
-HAND_ORDER = "QRBNP"
-MAN_NAMES = {"k": "King", "q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight", "p": "pawn"}   # in words of turns
-
-
-def colour_of(turn: bool) -> str:
-    return WHITE if turn == chess.WHITE else BLACK
-
-
-# What makes two positions the same: men, side to move, castling rights, en passant, hands, extra state.
-RepetitionKey = tuple[str, chess.Color, chess.Bitboard, chess.Square | None, tuple[str, str], Hashable]
-
-
-@dataclass(frozen=True)
-class Position:
-    """Board, hands, extra state and side to move, as one immutable value.
-
-    hands: (white's hand, black's hand), each a string of letters in `HAND_ORDER` ("NPP"). The
-    case of a letter is the colour of the man as it will be dropped (crazyhouse: always the
-    owner's colour; Reentrant: either).
-    """
-
-    board: chess.Board
-    hands: tuple[str, str] = ("", "")
-    extra: Hashable = None   # the variant's extra state (a ChessVariant's state; None on this floor)
-
-    @property
-    def turn(self) -> str:
-        return colour_of(self.board.turn)
-
-    def hand(self, colour: bool) -> str:
-        return self.hands[0 if colour == chess.WHITE else 1]
-
-    def key(self) -> RepetitionKey:
-        b = self.board
-        return (b.board_fen(), b.turn, b.castling_rights, b.ep_square, self.hands, self.extra)
-
-    def key_without_en_passant(self) -> RepetitionKey:
-        b = self.board
-        return (b.board_fen(), b.turn, b.castling_rights, None, self.hands, self.extra)
-
-    def edit(self) -> chess.Board:
-        """A fresh copy of the board (no move stack) to build the next position on."""
-        return self.board.copy(stack=False)
-
-    def but(self, **changes: Any) -> Position:
-        return replace(self, **changes)
-
-
-# -- parts --------------------------------------------------------------------------------------
-# Parts are small named tuples: immutable, cheap to make by the thousand (Balanced Swap lists about
-# a thousand turns in a middlegame), each with its canonical `text` and the `squares` it touches.
-class Step(NamedTuple):
-    """A man moves (or captures): `e2e4`, `e7e8q`, castling as the king's step `e1g1`."""
-    move: chess.Move
-
-    @property
-    def text(self) -> str:
-        return self.move.uci()
-
-    @property
-    def squares(self) -> tuple[str, ...]:
-        return (chess.square_name(self.move.from_square), chess.square_name(self.move.to_square))
-
-
-class Drop(NamedTuple):
-    """A man from hand, or a placement, onto an empty square: `N@e4`."""
-    letter: str        # upper case, the kind of man
-    square: int
-
-    @property
-    def text(self) -> str:
-        return f"{self.letter.upper()}@{chess.square_name(self.square)}"
-
-    @property
-    def squares(self) -> tuple[str, ...]:
-        return (chess.square_name(self.square),)
-
-
-class Swap(NamedTuple):
-    """Two men exchange squares: `f8/g7`; `a1/a4n` when the swap promotes a pawn to a knight."""
-    first: int
-    second: int
-    promotion: int | None = None
-
-    @property
-    def text(self) -> str:
-        promo = chess.piece_symbol(self.promotion) if self.promotion else ""
-        return f"{chess.square_name(self.first)}/{chess.square_name(self.second)}{promo}"
-
-    @property
-    def squares(self) -> tuple[str, ...]:
-        return (chess.square_name(self.first), chess.square_name(self.second))
-
-
-class Mirror(NamedTuple):
-    """A man copies another's move in mirror image: `a2|h2`."""
-    first: int
-    second: int
-
-    @property
-    def text(self) -> str:
-        return f"{chess.square_name(self.first)}|{chess.square_name(self.second)}"
-
-    @property
-    def squares(self) -> tuple[str, ...]:
-        return (chess.square_name(self.first), chess.square_name(self.second))
-
-
-class Pass(NamedTuple):
-    """The player passes this part: `pass`."""
-
-    @property
-    def text(self) -> str:
-        return "pass"
-
-    @property
-    def squares(self) -> tuple[str, ...]:
-        return ()
-
-
-Part = Step | Drop | Swap | Mirror | Pass
-Turn = tuple[Part, ...]
-# A variant's own shape of turn, e.g. `tuple[Step] | tuple[Step, Swap]`: what its hooks take and return.
-T = TypeVar("T", bound=Turn)
-
-_SQUARE = r"[a-h][1-8]"
-PART_SHAPES = {
-    "step": re.compile(rf"{_SQUARE}{_SQUARE}[qrbnk]?"),
-    "drop": re.compile(rf"[PNBRQK]@{_SQUARE}"),
-    "swap": re.compile(rf"{_SQUARE}/{_SQUARE}[qrbn]?"),
-    "mirror": re.compile(rf"{_SQUARE}\|{_SQUARE}"),
-    "pass": re.compile("pass"),
-}
-
-
-def turn_text(turn: Iterable[Part]) -> str:
-    return " ".join(part.text for part in turn)
-
-
-def label_text(parts: Iterable[str]) -> str:
-    """A label from its parts as a player writes them: `["Nxg7", "a2/b2"]` -> "Nxg7, a2/b2"."""
-    return LABEL_JOIN.join(parts)
-
-
-def part_shape(text: str) -> str | None:
-    """Which kind of part `text` is written as ("step", "drop", ...), or None."""
-    for name, pattern in PART_SHAPES.items():
-        if pattern.fullmatch(text):
-            return name
-    return None
-
-
-# -- hands in FEN (crazyhouse convention) --------------------------------------------------------
-def sort_hand(letters: str) -> str:
-    return "".join(sorted(letters, key=lambda c: (HAND_ORDER.find(c.upper()), c.islower())))
-
-
-def split_hands(board_field: str) -> tuple[str, str | None]:
-    """`rnbqkbnr/.../RNBQKBNR[Nb]` -> (board part, "Nb"); no bracket -> (field, None)."""
-    match = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", board_field)
-    if match:
-        return match.group(1), match.group(2)
-    if "[" in board_field or "]" in board_field:
-        raise ValueError("Men in hand go in one bracket after the board, like [Nb].")
-    return board_field, None
-
-
-def parse_crazyhouse_hands(text: str) -> tuple[str, str]:
-    """"NPb" -> ("NP", "B"): upper case is White's hand, lower case Black's."""
-    for letter in text:
-        if letter.upper() not in HAND_ORDER:
-            raise ValueError(f"{letter!r} cannot be a man in hand.")
-    white = sort_hand("".join(c for c in text if c.isupper()))
-    black = sort_hand("".join(c.upper() for c in text if c.islower()))
-    return white, black
-
-
-def format_crazyhouse_hands(hands: tuple[str, str]) -> str:
-    return sort_hand(hands[0].upper()) + sort_hand(hands[1].lower())
-
-
-def add_to_hand(hands: tuple[str, str], colour: bool, letter: str) -> tuple[str, str]:
-    i = 0 if colour == chess.WHITE else 1
-    new = list(hands)
-    new[i] = sort_hand(new[i] + letter)
-    return new[0], new[1]
-
-
-def take_from_hand(hands: tuple[str, str], colour: bool, letter: str) -> tuple[str, str]:
-    i = 0 if colour == chess.WHITE else 1
-    new = list(hands)
-    if letter not in new[i]:
-        raise ValueError(f"no {letter} in hand")
-    new[i] = new[i].replace(letter, "", 1)
-    return new[0], new[1]
+from .men import Man, MenTable, Region, Royalty, whole_board
+from .notation import normalise_san, san
+from .parts import (
+    MAN_NAMES,
+    SAN_SHAPE,
+    Drop,
+    FairyTurn,
+    Mirror,
+    Part,
+    Pass,
+    Position,
+    RepetitionKey,
+    Step,
+    Swap,
+    T,
+    Turn,
+    add_to_hand,
+    colour_of,
+    explain_by_prefix,
+    format_crazyhouse_hands,
+    label_text,
+    parse_crazyhouse_hands,
+    part_shape,
+    sort_hand,
+    split_hands,
+    take_from_hand,
+    turn_text,
+)
 
 
 # -- the variant base ----------------------------------------------------------------------------
@@ -260,8 +101,12 @@ class Judged:
 
 
 class PartsVariant(Generic[T]):
-    """A variant whose turns may have several parts (see the module docstring); `T` is the shape
-    of its turns."""
+    """A variant over immutable positions (see the module docstring); `T` is the shape of its turns.
+
+    With `men` given, a turn is one step of those men (or a drop, then the parts `follow_ups`
+    names), kept when no royal man of the mover stands attacked after it; spelling (SAN), refusals
+    part by part, labels and check marks come from the same data. Without `men`, the variant lists
+    its turns itself (`turns`, `after`, `spell`, `explain`, `label`)."""
 
     slug: str = ""
     name: str = ""
@@ -273,6 +118,20 @@ class PartsVariant(Generic[T]):
     has_hands: bool = False              # FEN carries men in hand
     mated: NoMove | None = CHECKMATE     # no turn while `checked`: how it ends (None: as if not checked)
     stalemated: NoMove = STALEMATE       # no turn otherwise
+    # Men as data (rules.men): letter -> Man (Betza-like); None: the variant lists its own turns.
+    men: Mapping[str, Man] | None = None
+    royalty: Royalty = Royalty("k")       # royal men; men that may never be captured
+    promotions: str = "qrbn"              # what a pawn becomes on its last rank ("" never)
+    region: Region = staticmethod(whole_board)   # confinement of a man by its square (half-boards)
+    clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN
+    promotion_refusal: str = ""           # the sentence for a typed promotion outside `promotions` ("": generic)
+    says_no_castling: bool = False        # a typed king step of two files on its rank: "There is no castling in ..."
+    back_rank_pawns: bool = True          # False: a set-up with a pawn on the first or last rank is refused
+    table: MenTable                       # the men compiled, when `men` is given
+
+    def __init__(self) -> None:
+        if self.men is not None:
+            self.table = MenTable(self.men, region=self.region)
 
     # -- set-up and FEN -------------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
@@ -294,6 +153,12 @@ class PartsVariant(Generic[T]):
             raise ValueError(f"{self.name} has no men in hand.")
         position = Position(board, hands, self.parse_extra(board))
         self.validate(position)
+        if self.men is not None:
+            # Men as data: no castling, whatever the FEN says; the en passant square is kept only
+            # where a pawn could take there (as after a move).
+            board.castling_rights = chess.BB_EMPTY
+            if board.ep_square is not None and (self.clear_en_passant or not board.has_pseudo_legal_en_passant()):
+                board.ep_square = None
         return position
 
     def parse_hands(self, text: str) -> tuple[str, str]:
@@ -311,6 +176,8 @@ class PartsVariant(Generic[T]):
                                            | chess.STATUS_INVALID_EP_SQUARE)
         if bad:
             raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
+        if not self.back_rank_pawns and position.board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
+            raise ValueError("A pawn cannot stand on the first or last rank.")
 
     def fen(self, position: Position) -> str:
         text = position.board.fen(en_passant="legal")
@@ -318,28 +185,6 @@ class PartsVariant(Generic[T]):
             board_field, rest = text.split(" ", 1)
             text = f"{board_field}[{self.format_hands(position.hands)}] {rest}"
         return text
-
-    # -- turns --------------------------------------------------------------------------------------
-    def turns(self, position: Position) -> dict[str, T]:
-        raise NotImplementedError
-
-    def after(self, position: Position, turn: T) -> Position:
-        raise NotImplementedError
-
-    def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
-        """The canonical turn `text` spells, if the rules card allows that spelling (default: none
-        but the canonical text itself, in any letter case for squares)."""
-        lowered = " ".join(p if "@" in p else p.lower() for p in text.split())
-        return lowered if lowered in turns else None
-
-    def explain(self, position: Position, text: str, turns: Mapping[str, T]) -> str:
-        """Why `text` is not a legal turn here, naming the part that is wrong."""
-        parts = text.split()
-        bad = [p for p in parts if part_shape(p if "@" in p else p.lower()) is None]
-        if bad:
-            return (f"I can't read {bad[0]!r} as part of a turn. Parts look like e2e4, N@e4 or "
-                    f"f8/g7, separated by spaces.")
-        return explain_by_prefix(parts, turns)
 
     # -- the end: `rules.endings.END_STEPS` in order, as `judge_<step>(seen)` -------------------------
     def judge(self, seen: Judged) -> Outcome | None:
@@ -372,14 +217,13 @@ class PartsVariant(Generic[T]):
 
     # -- what players see ------------------------------------------------------------------------------
     def checked(self, position: Position) -> list[int]:
-        """Squares of the side to move's royal men that stand attacked (default: a FIDE king)."""
+        """Squares of the side to move's royal men that stand attacked (default: a FIDE king, or the
+        royal men of `royalty`)."""
         board = position.board
+        if self.men is not None:
+            return self.royalty.checked(board, board.turn, self.table)
         king = board.king(board.turn)
         return [king] if king is not None and board.is_attacked_by(not board.turn, king) else []
-
-    def label(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
-        """The turn as a player writes it, its parts joined by ", " (default: the canonical parts)."""
-        return label_text(part.text for part in turn)
 
     drop_words = "drops a {man} on {square}"   # a drop or placement in words ("places the {man} on {square}")
 
@@ -426,31 +270,181 @@ class PartsVariant(Generic[T]):
                            create=lambda seed, fen: PositionGame(self, seed=seed, fen=fen))
 
 
-def explain_by_prefix(parts: list[str], turns: Mapping[str, Turn]) -> str:
-    """A sentence naming the first part of `parts` that no legal turn continues with."""
-    for i in range(len(parts)):
-        head = " ".join(parts[: i + 1])
-        if not any(t == head or t.startswith(head + " ") for t in turns):
-            if i == 0:
-                return f"{parts[0]} is not a legal first part of a turn here."
-            return (f"{' '.join(parts[:i])} is fine, but {parts[i]} cannot follow it: "
-                    f"{len(following(parts[:i], turns))} part(s) can, e.g. {example(parts[:i], turns)}.")
-    nexts = following(parts, turns)
-    if nexts:
-        return (f"{' '.join(parts)} is not a whole turn: it needs one more part, "
-                f"e.g. {example(parts, turns)}.")
-    return f"{' '.join(parts)} is not a legal turn here."
+    # -- turns from the men (`men` given) ----------------------------------------------------------
+    def steps(self, position: Position) -> list[chess.Move]:
+        board = position.board
+        uncapturable = self.royalty.uncapturable_mask(board, not board.turn)
+        return list(self.table.pseudo_moves(board, uncapturable=uncapturable, promotions=self.promotions))
 
+    def allows(self, position: Position, before: chess.Board, after: chess.Board, move: chess.Move) -> bool:
+        return self.royalty.is_safe(after, before.turn, self.table)
 
-def following(parts: list[str], turns: Mapping[str, Turn]) -> set[str]:
-    head = " ".join(parts) + " "
-    n = len(parts)
-    return {t.split(" ")[n] for t in turns if t.startswith(head)}
+    def follow_ups(self, position: Position, move: chess.Move, after: chess.Board) -> list[tuple[Step | Drop, ...]]:
+        return [()]
 
+    def drops(self, position: Position) -> list[Drop]:
+        return []
 
-def example(parts: list[str], turns: Mapping[str, Turn]) -> str:
-    options = sorted(following(parts, turns))
-    return " ".join([*parts, options[0]]) if options else ""
+    def turns(self, position: Position) -> dict[str, T]:
+        """Every complete legal turn, keyed by canonical text (default: from `men`)."""
+        board = position.board
+        work = board.copy(stack=False)
+        out: dict[str, T] = {}
+        for move in self.steps(position):
+            work.push(move)
+            if self.allows(position, board, work, move):
+                step = (Step(move),)
+                for rest in self.follow_ups(position, move, work):
+                    turn = step + tuple(rest)
+                    out[turn_text(turn)] = cast(T, turn)
+            work.pop()
+        for drop in self.drops(position):
+            out[drop.text] = cast(T, (drop,))
+        return out
+
+    def captured(self, board: chess.Board, move: chess.Move) -> chess.Piece | None:
+        if board.is_en_passant(move):
+            return chess.Piece(chess.PAWN, not board.turn)
+        target = board.piece_at(move.to_square)
+        return target if target is not None and target.color != board.turn else None
+
+    def after(self, position: Position, turn: T) -> Position:
+        """The position after a turn, a new value (default: a step or drop, then its placements)."""
+        board = position.edit()
+        first = turn[0]
+        if isinstance(first, Step):
+            captured = self.captured(board, first.move)
+            board.push(first.move)
+            result = self.after_step(position, first.move, board, captured)
+        else:
+            assert isinstance(first, Drop)
+            result = self.play_drop(position, board, first)
+        for part in turn[1:]:
+            self.place(result, result.board, part)
+        board = result.board
+        if board.ep_square is not None and (self.clear_en_passant or not board.has_pseudo_legal_en_passant()):
+            board.ep_square = None   # keep the square only where a pawn could take there
+        result.board.clear_stack()
+        return result
+
+    def after_step(self, position: Position, move: chess.Move, board: chess.Board,
+                   captured: chess.Piece | None) -> Position:
+        return Position(board, position.hands, position.extra)
+
+    def play_drop(self, position: Position, board: chess.Board, drop: Drop) -> Position:
+        raise NotImplementedError
+
+    def drop_colour(self, position: Position, board: chess.Board, part: Drop) -> bool:
+        return not board.turn   # the mover's colour, the board having passed the turn on
+
+    def place(self, position: Position, board: chess.Board, part: Part) -> None:
+        if isinstance(part, Drop):
+            piece = chess.Piece(chess.PIECE_SYMBOLS.index(part.letter.lower()), self.drop_colour(position, board, part))
+            chess.BaseBoard.set_piece_at(board, part.square, piece)
+        else:
+            raise NotImplementedError(type(part).__name__)
+
+    # -- typed turns ------------------------------------------------------------------------------
+    def step_spellings(self, position: Position, turns: Mapping[str, T]) -> dict[str, set[str]]:
+        """Normalised spellings (SAN and piece-letter forms) -> canonical step texts."""
+        board = position.board
+        moves = {t[0].move for t in turns.values() if isinstance(t[0], Step)}
+        listed = list(moves)
+        found: dict[str, set[str]] = {}
+        for move in moves:
+            keys = {normalise_san(san(board, move, listed))}
+            piece = board.piece_type_at(move.from_square)
+            if piece not in (chess.PAWN, None):
+                letter = chess.piece_symbol(piece).upper()
+                frm, to = chess.square_name(move.from_square), chess.square_name(move.to_square)
+                promo = chess.piece_symbol(move.promotion).upper() if move.promotion else ""
+                keys |= {letter + to + promo, letter + frm + to + promo}
+            for key in keys:
+                found.setdefault(key, set()).add(move.uci())
+        return found
+
+    def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
+        parts = text.split()
+        rest = [p if "@" in p else p.lower() for p in parts[1:]]
+        rest = [p[0].upper() + p[1:] if "@" in p else p for p in rest]
+        first = parts[0]
+        candidates = {first.lower()} if "@" not in first else {first[0].upper() + first[1:]}
+        if "@" not in first:
+            candidates |= self.step_spellings(position, turns).get(normalise_san(first), set())
+        hits = {" ".join([c, *rest]) for c in candidates} & set(turns)
+        if len(hits) == 1:
+            return hits.pop()
+        if len(hits) > 1:
+            raise IllegalMove(f"{parts[0]} is ambiguous: say which man, e.g. {min(hits).split()[0]}.")
+        return None
+
+    def explain(self, position: Position, text: str, turns: Mapping[str, T]) -> str:
+        parts = text.split()
+        firsts = {t.split(" ")[0] for t in turns}
+        spelled = self.spell_first(position, parts[0], turns)
+        if spelled is None:
+            return self.why_not_first(position, parts[0], turns)
+        if len(parts) == 1 and spelled not in turns:
+            return explain_by_prefix([spelled], turns)
+        if spelled in firsts:
+            return explain_by_prefix([spelled, *parts[1:]], turns)
+        return f"{parts[0]} is not a legal move here."
+
+    def spell_first(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
+        firsts = {t.split(" ")[0] for t in turns}
+        if "@" in text:
+            text = text[0].upper() + text[1:]
+            return text if text in firsts else None
+        if text.lower() in firsts:
+            return text.lower()
+        hits = self.step_spellings(position, turns).get(normalise_san(text), set())
+        return next(iter(hits)) if len(hits) == 1 else None
+
+    def why_not_first(self, position: Position, text: str, turns: Mapping[str, T]) -> str:
+        board = position.board
+        if "@" in text:
+            return f"You cannot drop {text} here."
+        try:
+            move = chess.Move.from_uci(text.lower())
+        except ValueError:
+            if not SAN_SHAPE.fullmatch(text):
+                return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
+            pseudo = self.steps(position)
+            key = normalise_san(text)
+            hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
+            if len(hits) == 1:
+                return self.why_refused(position, hits[0])
+            return f"{text} is not a legal move here."
+        piece = board.piece_at(move.from_square)
+        if piece is None:
+            return f"No piece on {chess.square_name(move.from_square)}."
+        if self.owner(position, move.from_square) != board.turn:
+            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+        if (self.promotion_refusal and piece.piece_type == chess.PAWN and move.promotion
+                and chess.piece_symbol(move.promotion) not in self.promotions):
+            return self.promotion_refusal
+        if (self.says_no_castling and piece.piece_type == chess.KING
+                and abs(move.to_square - move.from_square) == 2
+                and chess.square_rank(move.from_square) == chess.square_rank(move.to_square)):
+            return f"There is no castling in {self.name}."
+        if move in self.steps(position) or chess.Move(move.from_square, move.to_square) in self.steps(position):
+            return self.why_refused(position, move)
+        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+
+    def why_refused(self, position: Position, move: chess.Move) -> str:
+        return "That leaves a royal man of yours in check."
+
+    def owner(self, position: Position, square: int) -> bool | None:
+        return position.board.color_at(square)
+
+    def label(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
+        first = turn[0]
+        if isinstance(first, Step):
+            moves = [t[0].move for t in turns.values() if isinstance(t[0], Step)]
+            head = san(before.board, first.move, moves)
+        else:
+            head = first.text
+        return label_text([head, *(p.text for p in turn[1:])])
 
 
 # -- the game ---------------------------------------------------------------------------------------
@@ -582,6 +576,8 @@ class PositionGame(Game, Generic[T]):
 
 __all__ = [
     "Drop",
+    "FairyTurn",
+    "SAN_SHAPE",
     "Judged",
     "Mirror",
     "Part",
@@ -593,6 +589,7 @@ __all__ = [
     "Swap",
     "Turn",
     "add_to_hand",
+    "colour_of",
     "explain_by_prefix",
     "format_crazyhouse_hands",
     "label_text",

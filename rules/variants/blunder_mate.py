@@ -15,7 +15,7 @@ loaded from any FEN has nothing to take back until its first move (rules card).
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import chess
 
@@ -24,7 +24,8 @@ from ..core import Ending, Outcome
 from ..lookahead import after, mate_in_one
 
 
-class Verdict(NamedTuple):
+@dataclass(frozen=True)
+class Verdict:
     """A blunder-mate: the move played, the substitute put in its place, the mate that follows
     (SAN without check marks)."""
     played: str
@@ -89,6 +90,7 @@ class BlunderMate(ChessVariant[Verdict | None]):
     summary = ("Checkmate, or win at once when a different last move by your opponent would "
                "have let you mate in one.")
     initial_state = None      # None, or the Verdict that ended the game
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- the test, made once per move ----------------------------------------------------------
     def after_move(self, board: chess.Board, state: Verdict | None, move: chess.Move,

@@ -37,6 +37,8 @@ class Clerical(ChessVariant[None]):
     castling = False
     promotions = "qrnk"
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
 
     def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
         # Bishop promotions stay candidates so that `explain` can say why they are refused.

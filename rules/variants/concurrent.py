@@ -15,14 +15,14 @@ Attacks come from the same tables, read backwards from the attacked square.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import chess
 
 from ..core import IllegalMove, Outcome
-from ..fairy import SAN_SHAPE
 from ..notation import san, spelled, spelling_key
 from ..position import (
+    SAN_SHAPE,
     Judged,
     Mirror,
     PartsVariant,
@@ -39,7 +39,8 @@ DIAG = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-class Leg(NamedTuple):
+@dataclass(frozen=True)
+class Leg:
     directions: tuple[tuple[int, int], ...]   # (file step, rank step) for White; Black's mirrored in rank
     distances: tuple[int, ...]                # how many squares along the direction
     turn: bool = False                        # then one square at a right angle (either side)

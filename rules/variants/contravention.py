@@ -20,7 +20,7 @@ an en passant square whenever a pawn could take there.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import chess
 
@@ -39,7 +39,8 @@ CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook
 }
 
 
-class Flags(NamedTuple):
+@dataclass(frozen=True)
+class Flags:
     barred: bool               # the side to move self-checked on its previous turn (rules card)
     barred_at_start: bool      # the same, for the game's first position (FEN field 7)
 
@@ -68,6 +69,9 @@ class Contravention(ChessVariant[Flags]):
     summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
     insufficient_material = False
     initial_state = Flags(False, False)
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> Flags:

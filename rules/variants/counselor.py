@@ -19,17 +19,16 @@ from collections.abc import Iterator, Mapping
 import chess
 
 from ..core import Ending, Outcome
-from ..fairy import FairyTurn, FairyVariant
 from ..lookahead import after as board_after
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
-from ..position import Judged, Position, Step, colour_of
+from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
 QUEEN = Man("counselor queen", "WFnDnA")
 NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "Knight", chess.BISHOP: "Bishop", chess.ROOK: "Rook",
          chess.QUEEN: "Queen", chess.KING: "King"}
 
 
-class Counselor(FairyVariant):
+class Counselor(PartsVariant[FairyTurn]):
     slug = "counselor"
     name = "Counselor Chess"
     summary = "A short-range Queen, and both monarchs royal: mate the King, or get your own Queen mated."

@@ -22,6 +22,7 @@ class Decastellation(ChessVariant[None]):
     insufficient_material = False
     royal_king = False
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
 
 
     def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:

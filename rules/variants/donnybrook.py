@@ -17,16 +17,15 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
-from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
 from ..notation import san
-from ..position import Drop, Judged, Position, Step, colour_of, label_text
+from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of, label_text
 
 RETURNING = "RBN"
 NAMES = {"R": "Rook", "B": "Bishop", "N": "Knight", "Q": "Queen", "K": "King", "P": "pawn"}
 
 
-class Donnybrook(FairyVariant):
+class Donnybrook(PartsVariant[FairyTurn]):
     slug = "donnybrook"
     name = "Donnybrook Chess"
     summary = ("No check: capture both the enemy King and Queen (the Queen steps like a King). "

@@ -194,6 +194,8 @@ class Dowager(ChessVariant[None]):
     insufficient_material = False      # rules card
     faults = BOARD_FAULTS
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
 
     # -- FEN -------------------------------------------------------------------------------------
     def load(self, fen: str) -> tuple[chess.Board, None]:

@@ -92,6 +92,9 @@ class Dynastic(ChessVariant[None]):
     promotions = "rbn"
     insufficient_material = False      # rules card
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -------------------------------------------------------------------------------------
     def load(self, fen: str) -> tuple[chess.Board, None]:

@@ -52,6 +52,9 @@ class Entourage(ChessVariant[str | None]):
     royal_king = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> str | None:

@@ -34,6 +34,8 @@ class Glory(ChessVariant[None]):
     summary = "Checkmate, or get a pawn to the enemy's second rank and keep it there. No double step."
     double_step = False
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
 
     def load(self, fen: str) -> tuple[chess.Board, None]:
         # No double step, so no en passant, whatever the FEN says (rules card): blank the field before

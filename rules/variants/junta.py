@@ -43,6 +43,9 @@ class Junta(ChessVariant[str | None]):
     castling = False
     promotions = "qrb"
     initial_state = None     # None while playing; FINISHED once the goal is met
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> str | None:

@@ -45,6 +45,9 @@ class Kingmaker(ChessVariant[None]):
     castling = False
     promotions = "qrbnk"
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     def caption(self, board: chess.Board, state: None) -> str:
         said = []

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator
-from typing import NamedTuple
 
 import chess
 
-from ..chess_variant import ChessGame, ChessVariant, colour_name
-from ..core import BoardView, Ending, Outcome, VariantInfo
+from ..chess_variant import ChessVariant, colour_name
+from ..core import Ending, Outcome
 from ..lookahead import after, passed
 
 LINE_LENGTH = 4
@@ -49,7 +48,8 @@ for _sq in chess.SQUARES:
             REACH[_sq] |= chess.BB_SQUARES[_other]
 
 
-class Threat(NamedTuple):
+@dataclasses.dataclass(frozen=True)
+class Threat:
     """A move that would linkage-capture a King, and the four squares of the line it completes."""
     move: chess.Move
     line: tuple[chess.Square, ...]
@@ -138,6 +138,7 @@ class Linkage(ChessVariant[None]):
     summary = "Checkmate, or linkage-mate: a King must not be left where a move makes a line of four men with it."
     insufficient_material = False   # replaced by `is_dead`: only K v K, KB v K and KN v K
     initial_state = None     # no extra state beyond the board
+    filters_moves = True      # `allows` refuses some
 
     # -- moves ---------------------------------------------------------------------------------
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
@@ -163,25 +164,20 @@ class Linkage(ChessVariant[None]):
     def is_dead(self, board: chess.Board, state: None) -> bool:
         return is_dead(board)
 
-    def info(self) -> VariantInfo:
-        return dataclasses.replace(super().info(),
-                                   create=lambda seed, fen: LinkageGame(self, seed=seed, fen=fen))
+    # -- the picture: the lines of a linkage-check ---------------------------------------------
+    def threats_drawn(self, board: chess.Board) -> list[Threat]:
+        """One threat per threatening move: a promotion is named once, as =Q."""
+        return [t for t in linkage_checks(board) if t.move.promotion in (None, chess.QUEEN)]
 
+    def marks(self, board: chess.Board, state: None) -> tuple[str, ...]:
+        return tuple(sorted({chess.square_name(sq) for threat in self.threats_drawn(board) for sq in threat.line}))
 
-class LinkageGame(ChessGame[None]):
-    """A Linkage game whose board picture marks the lines of a linkage-check."""
-
-    def view(self) -> BoardView:
-        view = super().view()
-        # One line per threatening move: a promotion is named once, as =Q.
-        found = [t for t in linkage_checks(self.board) if t.move.promotion in (None, chess.QUEEN)]
+    def caption(self, board: chess.Board, state: None) -> str:
+        found = self.threats_drawn(board)
         if not found:
-            return view
-        marks = sorted({chess.square_name(sq) for threat in found for sq in threat.line})
-        opponent = passed(self.board)
-        details = sorted({describe_threat(opponent, threat) for threat in found})
-        caption = "Linkage-check: " + "; ".join(details) + "."
-        return dataclasses.replace(view, marks=tuple(marks), caption=caption)
+            return ""
+        opponent = passed(board)
+        return "Linkage-check: " + "; ".join(sorted({describe_threat(opponent, threat) for threat in found})) + "."
 
 
 VARIANT = Linkage()

@@ -23,6 +23,8 @@ class Moderation(ChessVariant[tuple[int, int]]):
     name = "Moderation Chess"
     summary = "Checkmate the king, but you may give only three checks; a fourth check must be mate."
     initial_state = (0, 0)   # checking moves made by (white, black)
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> tuple[int, int]:

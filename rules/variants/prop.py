@@ -44,6 +44,9 @@ class Prop(ChessVariant[int]):
     royal_king = False
     fide_draws = False
     initial_state = 0         # half-moves since the last capture
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN: the half-move field is the capture-free count -----------------------------------
     def load(self, fen: str) -> tuple[chess.Board, int]:

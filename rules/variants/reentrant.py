@@ -19,10 +19,10 @@ from collections.abc import Mapping
 import chess
 
 from ..core import BLACK, WHITE, IllegalMove
-from ..fairy import SAN_SHAPE
 from ..men import Man, MenTable, man_at
 from ..notation import san, spelled
 from ..position import (
+    SAN_SHAPE,
     Drop,
     PartsVariant,
     Position,

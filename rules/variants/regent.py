@@ -13,9 +13,8 @@ from collections.abc import Iterator, Mapping
 
 import chess
 
-from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Royalty, man_at
-from ..position import Position, Step
+from ..position import FairyTurn, PartsVariant, Position, Step
 
 NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "Knight", chess.BISHOP: "Bishop", chess.ROOK: "Rook",
          chess.QUEEN: "Queen", chess.KING: "King"}
@@ -37,7 +36,7 @@ def direction(move: chess.Move) -> str:
     return ORTHOGONAL if same_line else DIAGONAL
 
 
-class Regent(FairyVariant):
+class Regent(PartsVariant[FairyTurn]):
     slug = "regent"
     name = "Regent Chess"
     summary = "The Queen is royal and a checked Queen is held by the line of the check; the King is a common man."

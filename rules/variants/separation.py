@@ -15,9 +15,8 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Ending, Outcome
-from ..fairy import FairyTurn, FairyVariant
 from ..men import FIDE_MEN, Man, Royalty
-from ..position import Judged, Position, Step, colour_of
+from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
 OK, CHECK, QUADRANT = "ok", "check", "quadrant"
 
@@ -36,7 +35,7 @@ def monarchs(board: chess.Board, colour: bool) -> tuple[int, int | None]:
     return king, (chess.lsb(queens) if queens else None)
 
 
-class Separation(FairyVariant):
+class Separation(PartsVariant[FairyTurn]):
     slug = "separation"
     name = "Separation Chess"
     summary = "Queens leap like knights, knights glide like queens; keep your King and Queen apart."

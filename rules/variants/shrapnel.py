@@ -65,6 +65,8 @@ class Shrapnel(ChessVariant[None]):
     insufficient_material = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
     initial_state = None     # no extra state beyond the board
+    fide_moves = False        # `generate` lists the candidates
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
     def validate(self, board: chess.Board, state: None) -> None:

@@ -26,6 +26,7 @@ class Society(ChessVariant[None]):
     # forced piece-takes-piece capture. Only bare kings are dead (no capture, no check possible).
     insufficient_material = False
     initial_state = None     # no extra state beyond the board
+    filters_moves = True      # `allows` refuses some
 
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return not is_forbidden_capture(board, move)

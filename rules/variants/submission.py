@@ -61,6 +61,7 @@ class Submission(ChessVariant[None]):
     summary = ("Checkmate is forbidden: win by a check whose only answer is a King move that "
                "captures nothing.")
     initial_state = None     # no extra state beyond the board
+    filters_moves = True      # `allows` refuses some
 
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return is_permitted(board, move)

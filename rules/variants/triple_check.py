@@ -78,6 +78,8 @@ class TripleCheck(ChessVariant[str | None]):
     name = "Triple Check Chess"
     summary = "Check only with a safe, defended or non-capturing man; a check that is all three wins."
     initial_state = None            # None, or WON after a winning triple check
+    filters_moves = True      # `allows` refuses some
+    after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> str | None:

@@ -39,6 +39,7 @@ class Twilight(ChessVariant[str | None]):
     summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
     insufficient_material = False
     initial_state = None     # None, or the GROUPS marker of the capture that just won
+    after_effects = True      # `after_move`/`push` change more than the move
 
     def parse_state(self, fields: list[str]) -> str | None:
         if not fields:

@@ -14,12 +14,11 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
-from ..fairy import FairyTurn, FairyVariant
 from ..men import Man, Royalty, man_at
-from ..position import Drop, Judged, Position, Step, colour_of
+from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
 
-class Tyrant(FairyVariant):
+class Tyrant(PartsVariant[FairyTurn]):
     slug = "tyrant"
     name = "Tyrant Chess"
     summary = "Only kings and queens capture; captured monarchs come back. Leave him only his monarchs."

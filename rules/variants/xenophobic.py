@@ -31,6 +31,7 @@ class Xenophobic(ChessVariant[None]):
     # rank (rules card), so no position is dead for lack of mating material.
     insufficient_material = False
     initial_state = None     # no extra state beyond the board
+    filters_moves = True      # `allows` refuses some
 
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         pending = intruders(board)

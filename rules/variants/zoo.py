@@ -43,6 +43,8 @@ class Zoo(ChessVariant[tuple[str, str]]):
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS   # a missing king is normal; two of one colour never arise
     castling = False
     initial_state = ("", "")     # kinds captured by White, by Black
+    fide_moves = False        # `generate` lists the candidates
+    after_effects = True      # `after_move`/`push` change more than the move
 
     def parse_state(self, fields: list[str]) -> tuple[str, str]:
         if not fields:

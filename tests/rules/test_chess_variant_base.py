@@ -44,3 +44,35 @@ def test_non_royal_variants_keep_an_en_passant_square_a_royal_king_would_refuse(
     assert "e5d6" not in rules.new_game("standard", fen=fen).legal_moves()
     junta = rules.new_game("junta", fen="8/2n1n3/8/r2pP2K/8/8/8/N3k1N1 w - d6 0 2")
     assert "e5d6" in junta.legal_moves() and " d6 " in junta.fen()
+
+
+def chess_variants():
+    from rules.chess_variant import ChessGame
+    games = [rules.new_game(slug) for slug in rules.VARIANTS]
+    return [game.variant for game in games if isinstance(game, ChessGame)]
+
+
+@pytest.mark.parametrize("variant", chess_variants(), ids=lambda v: v.slug)
+def test_the_hooks_a_variant_declares_as_data_are_the_hooks_it_has(variant):
+    # The fast paths are chosen from `fide_moves`, `filters_moves` and `after_effects`, so the
+    # data must say what the class does: a hook without its flag would be skipped silently.
+    from rules.chess_variant import ChessVariant
+    kind = type(variant)
+    has = {hook: getattr(kind, hook) is not getattr(ChessVariant, hook)
+           for hook in ("generate", "allows", "after_move", "push")}
+    assert (variant.fide_moves, variant.filters_moves, variant.after_effects) == (
+        not has["generate"], has["allows"], has["after_move"] or has["push"])
+
+
+def test_a_variant_that_filters_moves_by_data_never_lists_a_refused_move():
+    from rules.chess_variant import ChessGame, ChessVariant
+
+    class NoKnights(ChessVariant[None]):
+        initial_state = None
+        filters_moves = True
+
+        def allows(self, board, state, move):
+            return board.piece_type_at(move.from_square) != chess.KNIGHT
+
+    game = ChessGame(NoKnights())
+    assert len(game.legal_moves()) == 16 and "g1f3" not in game.legal_moves()

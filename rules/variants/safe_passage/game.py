@@ -19,8 +19,8 @@ from typing import Iterator
 
 import chess
 
-from ...chess_variant import ChessGame, ChessVariant, colour_name
-from ...core import BoardView, DailyDealer, Ending, HintSearch, Outcome, VariantInfo
+from ...chess_variant import ChessVariant, colour_name
+from ...core import DailyDealer, Ending, HintSearch, Outcome, VariantInfo
 
 START = chess.STARTING_FEN
 LEVELS = 3
@@ -158,6 +158,8 @@ class SafePassage(ChessVariant[int]):
     promotions = ""
     fide_draws = False
     initial_state = 1          # the target level
+    fide_moves = False        # `generate` lists the candidates
+    filters_moves = True      # `allows` refuses some
     faults = ChessVariant.faults | chess.STATUS_TOO_MANY_KINGS
 
     def __init__(self, hint: HintSearch | None = None, daily: DailyDealer | None = None) -> None:
@@ -337,33 +339,20 @@ class SafePassage(ChessVariant[int]):
     def judge_no_move(self, board: chess.Board, state: int, legal: list[chess.Move]) -> Outcome | None:
         return None if legal else Outcome("failed", "no safe move", None, Ending.FAILED)
 
+    # -- the running score and the picture -------------------------------------------------------
+    def score(self, board: chess.Board, state: int) -> int:
+        """The highest goal level the position meets (0 before the kings have swapped)."""
+        return level(board)
+
+    def caption(self, board: chess.Board, state: int) -> str:
+        """"level 1 of 3 reached · 37 moves", and the target when it is not level 1."""
+        played = len(board.move_stack)
+        line = f"level {level(board)} of {LEVELS} reached · {played} move{'' if played == 1 else 's'}"
+        return line if state == 1 else f"{line} · target level {state}"
+
+    def marks(self, board: chess.Board, state: int) -> tuple[str, ...]:
+        return GOAL_SQUARES[state]
+
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",
-                                   levels=LEVELS, level_start=start_fen, hint=self.hint, daily=self.daily,
-                                   create=lambda seed, fen: SafePassageGame(self, seed=seed, fen=fen))
-
-
-class SafePassageGame(ChessGame[int]):
-    """A Safe Passage game: its running score is the level reached, its picture marks the goals."""
-
-    @property
-    def target(self) -> int:
-        return int(self.state)
-
-    @property
-    def score(self) -> int:
-        """The highest goal level the current position meets (0 before the kings have swapped)."""
-        memo = self.memo
-        if "level" not in memo:
-            memo["level"] = level(self.board)
-        return int(memo["level"])
-
-    def status(self) -> str:
-        """One line for the board caption: "level 1 of 3 reached · 37 moves"."""
-        played = len(self.history)
-        line = f"level {self.score} of {LEVELS} reached · {played} move{'' if played == 1 else 's'}"
-        return line if self.target == 1 else f"{line} · target level {self.target}"
-
-    def view(self) -> BoardView:
-        return dataclasses.replace(super().view(), marks=GOAL_SQUARES[self.target], caption=self.status())
-
+                                   levels=LEVELS, level_start=start_fen, hint=self.hint, daily=self.daily)

@@ -10,8 +10,9 @@ import time
 
 import chess
 
-from ...core import Game, Hint, stop_time
-from .game import FAR_RANK, KING_GOALS, QUEEN_GOALS, SafePassageGame, level
+from ...core import Game, Hint, OutOfTime, stop_time
+from ...chess_variant import ChessGame
+from .game import FAR_RANK, KING_GOALS, QUEEN_GOALS, level
 
 MAX_DEPTH = 6
 CLOCK_EVERY = 16
@@ -39,16 +40,13 @@ def passage_distances(board: chess.Board, target: int) -> tuple[int, int, int]:
     return kings, queens, others
 
 
-class _Out(Exception):
-    """The clock (or the budget of positions) ran out."""
-
-
 def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> Hint | None:
-    assert isinstance(game, SafePassageGame)
+    assert isinstance(game, ChessGame)
     if game.outcome is not None:
         return None
     deadline = stop_time(seconds, node_budget)
-    variant, state, target = game.variant, game.state, game.target
+    variant, state = game.variant, game.state
+    target = int(state)
     board = game.board.copy(stack=False)
     nodes = 0
 
@@ -56,10 +54,10 @@ def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> 
         """(plies to the target or FAR, distance score) of the best line of at most `depth` plies."""
         nonlocal nodes
         if node_budget is not None and nodes >= node_budget:
-            raise _Out
+            raise OutOfTime
         nodes += 1
         if nodes % CLOCK_EVERY == 0 and time.monotonic() >= deadline:
-            raise _Out
+            raise OutOfTime
         if level(board) >= target:
             return 0, 0
         here = sum(passage_distances(board, target))
@@ -96,7 +94,7 @@ def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> 
             root = [m for _, m in results]          # search the best first next time
             if chosen[0][0] < FAR:
                 break
-    except _Out:
+    except OutOfTime:
         pass
     if chosen is None:
         return None

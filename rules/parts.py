@@ -1,0 +1,247 @@
+"""Positions and the parts of a turn: the values every variant on the parts floor (rules.position) is
+built from.
+
+A `Position` is one immutable value (board, men in hand, extra state, side to move); a turn is a
+tuple of parts (`Step`, `Drop`, `Swap`, `Mirror`, `Pass`) whose canonical text is the parts' texts
+joined by one space. Hands are written in FEN as crazyhouse does (`[Nb]`).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple, TypeVar
+
+import chess
+
+from .core import BLACK, LABEL_JOIN, WHITE
+
+HAND_ORDER = "QRBNP"
+MAN_NAMES = {"k": "King", "q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight", "p": "pawn"}   # in words of turns
+
+
+def colour_of(turn: bool) -> str:
+    return WHITE if turn == chess.WHITE else BLACK
+
+
+# What makes two positions the same: men, side to move, castling rights, en passant, hands, extra state.
+RepetitionKey = tuple[str, chess.Color, chess.Bitboard, chess.Square | None, tuple[str, str], Hashable]
+
+
+@dataclass(frozen=True)
+class Position:
+    """Board, hands, extra state and side to move, as one immutable value.
+
+    hands: (white's hand, black's hand), each a string of letters in `HAND_ORDER` ("NPP"). The
+    case of a letter is the colour of the man as it will be dropped (crazyhouse: always the
+    owner's colour; Reentrant: either).
+    """
+
+    board: chess.Board
+    hands: tuple[str, str] = ("", "")
+    extra: Hashable = None   # the variant's extra state (a ChessVariant's state; None on this floor)
+
+    @property
+    def turn(self) -> str:
+        return colour_of(self.board.turn)
+
+    def hand(self, colour: bool) -> str:
+        return self.hands[0 if colour == chess.WHITE else 1]
+
+    def key(self) -> RepetitionKey:
+        b = self.board
+        return (b.board_fen(), b.turn, b.castling_rights, b.ep_square, self.hands, self.extra)
+
+    def key_without_en_passant(self) -> RepetitionKey:
+        b = self.board
+        return (b.board_fen(), b.turn, b.castling_rights, None, self.hands, self.extra)
+
+    def edit(self) -> chess.Board:
+        """A fresh copy of the board (no move stack) to build the next position on."""
+        return self.board.copy(stack=False)
+
+    def but(self, **changes: Any) -> Position:
+        return replace(self, **changes)
+
+
+# -- parts --------------------------------------------------------------------------------------
+# Parts are small named tuples: immutable, cheap to make by the thousand (Balanced Swap lists about
+# a thousand turns in a middlegame), each with its canonical `text` and the `squares` it touches.
+class Step(NamedTuple):
+    """A man moves (or captures): `e2e4`, `e7e8q`, castling as the king's step `e1g1`."""
+    move: chess.Move
+
+    @property
+    def text(self) -> str:
+        return self.move.uci()
+
+    @property
+    def squares(self) -> tuple[str, ...]:
+        return (chess.square_name(self.move.from_square), chess.square_name(self.move.to_square))
+
+
+class Drop(NamedTuple):
+    """A man from hand, or a placement, onto an empty square: `N@e4`."""
+    letter: str        # upper case, the kind of man
+    square: int
+
+    @property
+    def text(self) -> str:
+        return f"{self.letter.upper()}@{chess.square_name(self.square)}"
+
+    @property
+    def squares(self) -> tuple[str, ...]:
+        return (chess.square_name(self.square),)
+
+
+class Swap(NamedTuple):
+    """Two men exchange squares: `f8/g7`; `a1/a4n` when the swap promotes a pawn to a knight."""
+    first: int
+    second: int
+    promotion: int | None = None
+
+    @property
+    def text(self) -> str:
+        promo = chess.piece_symbol(self.promotion) if self.promotion else ""
+        return f"{chess.square_name(self.first)}/{chess.square_name(self.second)}{promo}"
+
+    @property
+    def squares(self) -> tuple[str, ...]:
+        return (chess.square_name(self.first), chess.square_name(self.second))
+
+
+class Mirror(NamedTuple):
+    """A man copies another's move in mirror image: `a2|h2`."""
+    first: int
+    second: int
+
+    @property
+    def text(self) -> str:
+        return f"{chess.square_name(self.first)}|{chess.square_name(self.second)}"
+
+    @property
+    def squares(self) -> tuple[str, ...]:
+        return (chess.square_name(self.first), chess.square_name(self.second))
+
+
+class Pass(NamedTuple):
+    """The player passes this part: `pass`."""
+
+    @property
+    def text(self) -> str:
+        return "pass"
+
+    @property
+    def squares(self) -> tuple[str, ...]:
+        return ()
+
+
+Part = Step | Drop | Swap | Mirror | Pass
+Turn = tuple[Part, ...]
+# A turn of a variant whose men are data: a step or a drop, then the parts that must follow it.
+FairyTurn = tuple[Step | Drop, ...]
+# A variant's own shape of turn, e.g. `tuple[Step] | tuple[Step, Swap]`: what its hooks take and return.
+T = TypeVar("T", bound=Turn)
+
+_SQUARE = r"[a-h][1-8]"
+PART_SHAPES = {
+    "step": re.compile(rf"{_SQUARE}{_SQUARE}[qrbnk]?"),
+    "drop": re.compile(rf"[PNBRQK]@{_SQUARE}"),
+    "swap": re.compile(rf"{_SQUARE}/{_SQUARE}[qrbn]?"),
+    "mirror": re.compile(rf"{_SQUARE}\|{_SQUARE}"),
+    "pass": re.compile("pass"),
+}
+
+
+# A one-part turn written in SAN (`Nf3`, `exd8=R`, `Kxe2+`).
+SAN_SHAPE = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#!?]*")
+
+
+def turn_text(turn: Iterable[Part]) -> str:
+    return " ".join(part.text for part in turn)
+
+
+def label_text(parts: Iterable[str]) -> str:
+    """A label from its parts as a player writes them: `["Nxg7", "a2/b2"]` -> "Nxg7, a2/b2"."""
+    return LABEL_JOIN.join(parts)
+
+
+def part_shape(text: str) -> str | None:
+    """Which kind of part `text` is written as ("step", "drop", ...), or None."""
+    for name, pattern in PART_SHAPES.items():
+        if pattern.fullmatch(text):
+            return name
+    return None
+
+
+# -- hands in FEN (crazyhouse convention) --------------------------------------------------------
+def sort_hand(letters: str) -> str:
+    return "".join(sorted(letters, key=lambda c: (HAND_ORDER.find(c.upper()), c.islower())))
+
+
+def split_hands(board_field: str) -> tuple[str, str | None]:
+    """`rnbqkbnr/.../RNBQKBNR[Nb]` -> (board part, "Nb"); no bracket -> (field, None)."""
+    match = re.fullmatch(r"([^\[\]]*)\[([^\[\]]*)\]", board_field)
+    if match:
+        return match.group(1), match.group(2)
+    if "[" in board_field or "]" in board_field:
+        raise ValueError("Men in hand go in one bracket after the board, like [Nb].")
+    return board_field, None
+
+
+def parse_crazyhouse_hands(text: str) -> tuple[str, str]:
+    """"NPb" -> ("NP", "B"): upper case is White's hand, lower case Black's."""
+    for letter in text:
+        if letter.upper() not in HAND_ORDER:
+            raise ValueError(f"{letter!r} cannot be a man in hand.")
+    white = sort_hand("".join(c for c in text if c.isupper()))
+    black = sort_hand("".join(c.upper() for c in text if c.islower()))
+    return white, black
+
+
+def format_crazyhouse_hands(hands: tuple[str, str]) -> str:
+    return sort_hand(hands[0].upper()) + sort_hand(hands[1].lower())
+
+
+def add_to_hand(hands: tuple[str, str], colour: bool, letter: str) -> tuple[str, str]:
+    i = 0 if colour == chess.WHITE else 1
+    new = list(hands)
+    new[i] = sort_hand(new[i] + letter)
+    return new[0], new[1]
+
+
+def take_from_hand(hands: tuple[str, str], colour: bool, letter: str) -> tuple[str, str]:
+    i = 0 if colour == chess.WHITE else 1
+    new = list(hands)
+    if letter not in new[i]:
+        raise ValueError(f"no {letter} in hand")
+    new[i] = new[i].replace(letter, "", 1)
+    return new[0], new[1]
+
+
+# -- refusals by part ---------------------------------------------------------------------------
+def explain_by_prefix(parts: list[str], turns: Mapping[str, Turn]) -> str:
+    """A sentence naming the first part of `parts` that no legal turn continues with."""
+    for i in range(len(parts)):
+        head = " ".join(parts[: i + 1])
+        if not any(t == head or t.startswith(head + " ") for t in turns):
+            if i == 0:
+                return f"{parts[0]} is not a legal first part of a turn here."
+            return (f"{' '.join(parts[:i])} is fine, but {parts[i]} cannot follow it: "
+                    f"{len(following(parts[:i], turns))} part(s) can, e.g. {example(parts[:i], turns)}.")
+    nexts = following(parts, turns)
+    if nexts:
+        return (f"{' '.join(parts)} is not a whole turn: it needs one more part, "
+                f"e.g. {example(parts, turns)}.")
+    return f"{' '.join(parts)} is not a legal turn here."
+
+
+def following(parts: list[str], turns: Mapping[str, Turn]) -> set[str]:
+    head = " ".join(parts) + " "
+    n = len(parts)
+    return {t.split(" ")[n] for t in turns if t.startswith(head)}
+
+
+def example(parts: list[str], turns: Mapping[str, Turn]) -> str:
+    options = sorted(following(parts, turns))
+    return " ".join([*parts, options[0]]) if options else ""

@@ -1,0 +1,37 @@
+"""A variant declared in a few lines (tests/rules/king_of_the_hill.py) plays correctly."""
+import chess
+
+from tests.rules.king_of_the_hill import new_game
+
+
+def test_a_king_reaching_the_hill_wins():
+    game = new_game("4k3/p7/8/8/8/3K4/P7/8 w - - 0 1")
+    game.play("Kd4")
+    assert (game.outcome.result, game.outcome.kind) == ("1-0", "goal")
+    assert game.legal_moves() == []
+
+
+def test_a_king_next_to_the_hill_has_not_won():
+    game = new_game("4k3/p7/8/8/8/3K4/P7/8 w - - 0 1")
+    game.play("Kc4")
+    assert game.outcome is None
+
+
+def test_black_wins_on_the_hill_too():
+    game = new_game("8/p7/4k3/8/8/8/P7/K7 b - - 0 1")
+    game.play("Ke5")
+    assert game.outcome.winner == "black"
+
+
+def test_checkmate_still_wins_and_moves_are_fide():
+    game = new_game()
+    assert len(game.legal_moves()) == 20
+    for move in ["f3", "e5", "g4", "Qh4"]:
+        game.play(move)
+    assert (game.outcome.result, game.outcome.kind) == ("0-1", "checkmate")
+
+
+def test_a_king_may_not_walk_onto_the_hill_into_check():
+    game = new_game("4k3/8/8/8/2r5/3K4/8/8 w - - 0 1")
+    assert "d3d4" not in game.legal_moves() and "d3e4" not in game.legal_moves()
+    assert chess.Board(game.fen()).fen() == "4k3/8/8/8/2r5/3K4/8/8 w - - 0 1"
