@@ -142,11 +142,13 @@ class BoardView:
     last_move: tuple[str, ...] = ()  # squares of the last turn's first part (from, to)
     checks: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()      # goal squares to tint (a puzzle's target corner)
-    caption: str = ""                # state that is not on the board, one line
+    caption: str = ""                # state that is not on the board, in words (drawn wrapped, never cut)
     hands: Mapping[str, str] = field(default_factory=dict)   # "white"/"black" -> letters in hand ("NPP")
     owners: Mapping[str, str] = field(default_factory=dict)  # square -> "white"/"black" when colour is not owner
     parts: tuple[tuple[str, ...], ...] = ()   # squares of each part of the last turn, in order
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
+    part_kinds: tuple[str, ...] = ()  # what each of `parts` is: "step", "swap", "mirror", "drop" (none: steps)
+    split_file: int = 0               # a line between this many files and the rest (Reentrant's half-boards: 4)
 
 
 HintSearch = Callable[["Game", float, "int | None"], "Hint | None"]   # (game, seconds, node_budget) -> a hint or None
