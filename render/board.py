@@ -25,6 +25,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
@@ -188,12 +189,14 @@ class Renderer:
             lines.append(word)
         return lines
 
-    def _text_band(self, image: Image.Image, lines: list[str], layout: Layout, extra_width: int = 0) -> Image.Image:
-        """`image` on a wider frame (by `extra_width`) with `lines` of text written below it."""
-        if not lines and not extra_width:
+    def _text_band(self, image: Image.Image, lines: list[str], layout: Layout, extra_width: int = 0,
+                   extra_height: int = 0) -> Image.Image:
+        """`image` on a frame wider by `extra_width` (and taller by `extra_height`) with `lines` of
+        text written below it."""
+        if not lines and not extra_width and not extra_height:
             return image
         step = round(layout.font_px * 1.45)
-        height = image.height + (len(lines) * step + layout.margin // 2 if lines else 0)
+        height = image.height + extra_height + (len(lines) * step + layout.margin // 2 if lines else 0)
         canvas = Image.new("P", (image.width + extra_width, height), self._index(self.theme.frame))
         canvas.putpalette(image.getpalette() or [])
         canvas.paste(image, (0, 0))
@@ -306,9 +309,11 @@ class Renderer:
         return header
 
     def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900,
-                 square: int | None = None) -> bytes:
+                 square: int | None = None, title: str = "", labels: Sequence[str] = (), result: str = "") -> bytes:
         """Replay GIF; square None = the chat size capped at GIF_SQUARE px (a replay is watched,
-        not studied, and each square fewer pixels keeps a 40-ply game near 100 KB)."""
+        not studied, and each square fewer pixels keeps a 40-ply game near 100 KB). Written under
+        every frame: `title` (the players), the frame's line of `labels` (one per view: its move);
+        `result` adds a last frame, the final position held with the result under it."""
         views = list(views)
         if not views:
             raise ValueError("game_gif needs at least one position")
@@ -316,27 +321,40 @@ class Renderer:
             raise ValueError("All positions of a GIF must have the same board size")
         if frame_ms <= 0:
             raise ValueError("frame_ms must be positive")
+        if labels and len(labels) != len(views):
+            raise ValueError("game_gif needs one label per position")
+        texts = [[line for line in (title, label) if line] for label in (labels or [""] * len(views))]
+        if result:
+            views, texts = views + views[-1:], texts + [[line for line in (title, result) if line]]
         side = _orientation(orientation, views[0].turn)
         if square is not None:
-            return self._gif(views, side, frame_ms, square)
+            return self._gif(views, texts, side, frame_ms, square)
         # Games whose turns change many squares (swaps, two men a turn) come out bigger: such a
         # replay is drawn again on smaller squares until it fits its budget (or the smallest is reached).
         # A replay's bytes shrink a little faster than its squares' width (measured), so the square
         # predicted from the first drawing usually fits at the second.
         largest = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
         budget = gif_budget(len(views))
-        data = self._gif(views, side, frame_ms, largest)
+        data = self._gif(views, texts, side, frame_ms, largest)
         first = len(data)
         for size in (s for s in GIF_SMALLER_SQUARES if s < largest):
             if len(data) <= budget:
                 break
             if first * size / largest > budget and size != GIF_SMALLER_SQUARES[-1]:
                 continue   # predicted over budget: skip to a smaller square
-            data = self._gif(views, side, frame_ms, size)
+            data = self._gif(views, texts, side, frame_ms, size)
         return data
 
-    def _gif(self, views: list[BoardView], side: str, frame_ms: int, square: int) -> bytes:
-        frames = [self.board_image(v, orientation=side, square=square) for v in views]
+    def _gif(self, views: list[BoardView], texts: list[list[str]], side: str, frame_ms: int, square: int) -> bytes:
+        layout = Layout.for_board(views[0].files, views[0].ranks, square)
+        frames = []
+        for view, lines in zip(views, texts):
+            image = self.board_image(view, orientation=side, square=square)
+            frames.append(self._text_band(image, [w for line in lines for w in self.wrapped(line, layout, image.width)],
+                                          layout))
+        size = (max(f.width for f in frames), max(f.height for f in frames))   # captions may wrap differently
+        frames = [f if f.size == size else self._text_band(f, [], layout, size[0] - f.width, size[1] - f.height)
+                  for f in frames]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()
         # As lila-gif does: one shared palette (the board palette cut to GIF_COLOURS, plus one

@@ -241,3 +241,52 @@ def test_a_one_step_turn_is_still_tinted_like_a_move():
     left, top, _, _ = render.layout(8, 8).box("e4")
     assert image.getpixel((left + 3, top + 3)) not in (THEME.light, THEME.dark)
     assert THEME.part not in colours(image, (0, 0, *image.size))
+
+
+# -- replays: the players, each frame's move, the result ------------------------------------------
+def frames_of(data: bytes) -> list[Image.Image]:
+    gif = Image.open(io.BytesIO(data))
+    frames = []
+    for i in range(gif.n_frames):
+        gif.seek(i)
+        frames.append(gif.convert("RGB"))
+    return frames
+
+
+def seeded_views(slug: str, plies: int, seed: int = 0) -> tuple[list[BoardView], list[str]]:
+    rng, game = random.Random(seed), rules.new_game(slug, seed=seed)
+    views, labels = [game.view()], ["Start"]
+    while len(views) <= plies and game.legal_moves():
+        game.play(rng.choice(game.legal_moves()))
+        views.append(game.view())
+        labels.append(f"{len(labels)}. {game.last_move_label()}")
+    return views, labels
+
+
+def test_a_replay_writes_the_players_and_each_move_under_its_frame_and_ends_on_the_result():
+    views, labels = seeded_views("standard", 4)
+    plain = frames_of(render.game_gif(views))
+    said = frames_of(render.game_gif(views, title="alice (White) v bob (Black)", labels=labels,
+                                     result="alice wins (1-0): resignation"))
+    assert len(said) == len(views) + 1                         # the result has a frame of its own
+    lay = render.layout(8, 8, render.board.GIF_SQUARE)
+    assert plain[0].size == lay.size and said[0].width == lay.size[0] and said[0].height > lay.size[1]
+    board = (0, 0, *lay.size)
+    band = (0, lay.size[1], lay.size[0], said[0].height)
+    for before, after in zip(said, said[1:]):                 # each frame's line differs from the last
+        assert before.crop(band).tobytes() != after.crop(band).tobytes()
+    assert said[-1].crop(board).tobytes() == said[-2].crop(board).tobytes()   # the final position, held
+    assert said[-1].crop(board).tobytes() == plain[-1].crop(board).tobytes()
+    rows = [y for y in range(band[1], band[3]) if THEME.coords in {said[0].getpixel((x, y)) for x in range(lay.size[0])}]
+    assert rows and rows[0] < lay.size[1] + lay.font_px * 1.45 < rows[-1]   # two lines: the players, the move
+    with pytest.raises(ValueError):
+        render.game_gif(views, labels=labels[:-1])
+
+
+def test_balanced_swap_replay_with_names_and_moves_stays_within_100_kb():
+    views, labels = seeded_views("balanced-swap", 40, seed=1)
+    assert len(views) == 41
+    data = render.game_gif(views, title="alice (White) v bob (Black)", labels=labels,
+                           result="Draw (1/2-1/2): agreement")
+    assert len(data) <= 100 * 1024
+    assert Image.open(io.BytesIO(data)).n_frames == 42
