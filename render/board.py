@@ -475,8 +475,9 @@ class Renderer:
         tile = Image.new("RGBA", (px, px), (t.dark if parity == 0 else t.light) + (255,))
         if last:
             tile.alpha_composite(Image.new("RGBA", (px, px), t.last_move))
-        if mark:
+        if mark and not last:   # a goal square that was just played on keeps the move's wash inside its ring
             tile.alpha_composite(Image.new("RGBA", (px, px), t.mark))
+        if mark:
             width = max(2, round(px / 22))
             inset = max(1, round(px / 30))
             ImageDraw.Draw(tile).rectangle((inset, inset, px - 1 - inset, px - 1 - inset),

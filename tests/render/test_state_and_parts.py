@@ -290,3 +290,46 @@ def test_balanced_swap_replay_with_names_and_moves_stays_within_100_kb():
                            result="Draw (1/2-1/2): agreement")
     assert len(data) <= 100 * 1024
     assert Image.open(io.BytesIO(data)).n_frames == 42
+
+
+# -- the solo puzzles' goals ------------------------------------------------------------------------
+def washed(base, *washes):
+    pixel = Image.new("RGBA", (1, 1), base + (255,))
+    for wash in washes:
+        pixel.alpha_composite(Image.new("RGBA", (1, 1), wash))
+    return pixel.convert("RGB").getpixel((0, 0))
+
+
+def test_solitary_patience_last_move_shows_on_its_gold_home_squares():
+    game = rules.new_game("solitary-patience", seed=0)
+    for move in ("b4a6", "e6g4", "d3c3", "e4f5", "h1g2"):
+        game.play(move)
+    view = game.view()
+    assert "h1" in view.marks and view.last_move == ("h1", "g2")
+    image = png(view, orientation="white")
+    left, top, right, bottom = render.layout(8, 8).box("h1")
+    inside = image.getpixel((left + 10, bottom - 10))          # h1 is a light square, empty now
+    assert inside == washed(THEME.light, THEME.last_move)      # the move's wash, not buried under gold
+    assert image.getpixel((left + 2, bottom - 10)) == THEME.mark_ring[:3]   # still ringed as a goal
+    other = next(sq for sq in view.marks   # an empty light goal square the move did not touch
+                 if sq not in view.last_move and sq not in view.pieces and (ord(sq[0]) + int(sq[1])) % 2 == 1)
+    left, top, _, bottom = render.layout(8, 8).box(other)
+    assert image.getpixel((left + 10, bottom - 10)) == washed(THEME.light, THEME.mark)   # other goals: gold
+
+
+def test_safe_passage_says_who_moves_and_what_is_next_and_marks_the_next_goal():
+    game = rules.new_game("safe-passage")
+    view = game.view()
+    assert view.caption.startswith("White to move") and "next: swap the kings" in view.caption
+    assert sorted(view.marks) == ["e1", "e8"]
+    game.play(game.legal_moves()[0])
+    assert game.view().caption.startswith("Black to move")
+    swapped = rules.new_game("safe-passage", fen="rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR b - - 0 1 g2").view()
+    assert "level 1 reached: kings swapped; next: the queens" in swapped.caption
+    assert sorted(swapped.marks) == ["d1", "d8"]
+    image = png(swapped, orientation="white")
+    for square, marked in (("d8", True), ("e8", False)):
+        left, top, _, _ = render.layout(8, 8).box(square)
+        assert (image.getpixel((left + 2, top + 10)) == THEME.mark_ring[:3]) == marked, square
+    whole = rules.new_game("safe-passage", fen="g3").view()   # level 3's far ranks: only the kings' squares marked next
+    assert sorted(whole.marks) == ["e1", "e8"]
