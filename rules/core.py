@@ -458,6 +458,9 @@ def hand_words(letters: str) -> str:
     return ", ".join(words)
 
 
+PART_WORDS = {"step": "{}-{}", "swap": "swap {} and {}", "mirror": "mirror {} to {}", "drop": "a man put on {}"}
+
+
 def describe_view(view: BoardView, title: str = "") -> str:
     """A short sentence per side listing its men, for screen readers and alt text."""
     sides: dict[str, list[str]] = {}
@@ -482,7 +485,12 @@ def describe_view(view: BoardView, title: str = "") -> str:
             if mine[colour]:
                 parts.append(f"{side} owns the men on " + ", ".join(mine[colour]) + ".")
     if view.parts:
-        parts.append("Last move " + ", then ".join("-".join(p) for p in view.parts) + ".")
+        kinds = tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
+        said = []
+        for squares, kind in zip(view.parts, kinds):
+            words = PART_WORDS.get(kind, "")
+            said.append(words.format(*squares) if words.count("{}") == len(squares) else "-".join(squares))
+        parts.append("Last move " + ", then ".join(said) + ".")
     elif view.last_move:
         parts.append("Last move " + "-".join(view.last_move) + ".")
     if view.arrows:

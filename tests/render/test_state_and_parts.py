@@ -333,3 +333,14 @@ def test_safe_passage_says_who_moves_and_what_is_next_and_marks_the_next_goal():
         assert (image.getpixel((left + 2, top + 10)) == THEME.mark_ring[:3]) == marked, square
     whole = rules.new_game("safe-passage", fen="g3").view()   # level 3's far ranks: only the kings' squares marked next
     assert sorted(whole.marks) == ["e1", "e8"]
+
+
+def test_alt_text_says_each_part_as_what_it_is():
+    tyrant = played("tyrant", "br1r1Nn1/p3k2p/P1p2ppP/1p1pp1N1/1PPPP3/B4P2/1Q4q1/1R1K1B1R b - - 2 43", "g2b2 Q@d3")
+    assert "Last move g2-b2, then a man put on d3." in render.alt_text(tyrant)
+    concurrent = played("concurrent", "rnbqkbnr/ppp1pppp/2p5/8/8/6P1/PPPPPPP1/RNBQKBNR w - - 0 2", "a2|h2 e2f3")
+    assert "Last move mirror a2 to h2, then e2-f3." in render.alt_text(concurrent)
+    game = rules.new_game("balanced-swap")
+    game.play("d4")
+    game.play("Nc6 f8/g7")
+    assert "Last move b8-c6, then swap f8 and g7." in render.alt_text(game.view())
