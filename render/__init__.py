@@ -13,6 +13,7 @@ and blocking: call it with `asyncio.to_thread`.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 
 from rules.core import BoardView, describe_view
 
@@ -43,11 +44,15 @@ def board_png(view: BoardView, *, orientation: str | None = None, square: int | 
     return default_renderer().board_png(view, orientation=orientation, square=square)
 
 
-def game_gif(views, *, orientation: str | None = "white", frame_ms: int = 900) -> bytes:
+def game_gif(views, *, orientation: str | None = "white", frame_ms: int = 900, title: str = "",
+             labels: Sequence[str] = (), result: str = "") -> bytes:
     """An animated GIF of positions in order, one frame each; the last is held longer.
 
-    All views must share one board size. orientation None = the first view's side to move."""
-    return default_renderer().game_gif(views, orientation=orientation, frame_ms=frame_ms)
+    All views must share one board size. orientation None = the first view's side to move.
+    Under every frame: `title` (e.g. the players) and its line of `labels` (one per view, e.g. the
+    move that led to it); `result` adds a last frame with the final position and the result."""
+    return default_renderer().game_gif(views, orientation=orientation, frame_ms=frame_ms, title=title,
+                                       labels=labels, result=result)
 
 
 def alt_text(view: BoardView, title: str = "") -> str:

@@ -9,10 +9,15 @@ file small, and GIF frames share one palette. `board_png` goes further: it keeps
 compressed scanlines (render/png.py) and compresses only the ranks a picture has not shown before.
 
 What a variant shows beyond men and highlights is drawn over that, in fixed palette colours:
-every part of the last turn tinted like a last move (`view.parts`), a small disc in the owner's
-colour in a corner of each square whose man's owner differs from its colour (`view.owners`),
-arrows (`view.arrows`), and one line of text in the top frame with the caption and the men in
-hand (`view.caption`, `view.hands`). The image size never changes.
+a turn of one step is tinted like a chess move; a turn of several parts (or a drop) is drawn part
+by part (`view.parts`, `view.part_kinds`), numbered in order: an arrow for a step, a two-headed
+arrow for a swap, an arrow crossed by a bar for a mirror, a ring for a drop. Then a small disc in
+the owner's colour in a corner of each square whose man's owner differs from its colour
+(`view.owners`), arrows (`view.arrows`), a line between half-boards (`view.split_file`). The
+state beside the board makes the image grow, never cut: men in hand as pockets of piece pictures
+with counts in a column right of the board, each side's beside its own half (`view.hands`), and
+the caption wrapped onto as many lines as it needs below the board (`view.caption`). The board
+itself always keeps its place: `Layout.box` finds a square in any picture.
 """
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from pathlib import Path
 
 from PIL import Image, ImageChops, ImageDraw
@@ -88,8 +94,10 @@ class Renderer:
         for (file, rank), (flags, letter) in _squares(view).items():
             tile = self._tile(layout.square, (file + rank) % 2, flags, letter)
             image.paste(tile, layout.cell(file, rank, flipped))
-        if view.owners or view.arrows or view.caption or view.hands:
+        if has_extras(view):
             self._overlay_extras(image, view, layout, flipped)
+        if view.hands or view.caption:
+            image = self._with_state(image, view, layout, flipped)
         return image
 
     def _index(self, colour: tuple[int, int, int]) -> int:
@@ -115,34 +123,129 @@ class Renderer:
             draw.ellipse(box, fill=white if owner == WHITE else black, outline=edge)
         ring = self._index(t.mark_ring[:3])
         for start, end in view.arrows or ():
-            a = parse_square(start, view.files, view.ranks)
-            b = parse_square(end, view.files, view.ranks)
-            if a is None or b is None or a == b:
+            a, b = _centre(start, view, layout, flipped), _centre(end, view, layout, flipped)
+            if a is not None and b is not None and a != b:
+                _arrow(draw, a, b, sq, ring)
+        if view.split_file:
+            x = layout.cell(view.split_file - (1 if flipped else 0), 0, flipped)[0]
+            top = layout.margin
+            draw.rectangle((x - 1, top, x + 1, top + layout.ranks * sq - 1), fill=self._index(t.frame))
+        if drawn_by_parts(view):
+            self._draw_parts(draw, view, layout, flipped)
+
+    def _draw_parts(self, draw: ImageDraw.ImageDraw, view: BoardView, layout: Layout, flipped: bool) -> None:
+        """Each part of the last turn as what it is, numbered in order when there are several."""
+        sq, ink, white = layout.square, self._index(self.theme.part), self._index((255, 255, 255))
+        kinds = tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
+        font = self.assets.font(max(9, sq // 5))
+        for number, (names, kind) in enumerate(zip(view.parts, kinds), 1):
+            found = [_centre(name, view, layout, flipped) for name in names]
+            centres = [c for c in found if c is not None]
+            if not centres or len(centres) < len(found):
                 continue
-            (ax, ay), (bx, by) = (layout.cell(*a, flipped), layout.cell(*b, flipped))
-            ax, ay, bx, by = ax + sq / 2, ay + sq / 2, bx + sq / 2, by + sq / 2
-            length = math.hypot(bx - ax, by - ay)
-            ux, uy = (bx - ax) / length, (by - ay) / length
-            head = sq * 0.35
-            tip = (bx - ux * sq * 0.15, by - uy * sq * 0.15)
-            base = (tip[0] - ux * head, tip[1] - uy * head)
-            draw.line((ax, ay, base[0], base[1]), fill=ring, width=max(3, sq // 10))
-            draw.polygon([tip, (base[0] - uy * head / 2, base[1] + ux * head / 2),
-                          (base[0] + uy * head / 2, base[1] - ux * head / 2)], fill=ring)
-        text = footer_text(view)
-        if text:
-            font = self.assets.font(layout.font_px)
-            width = image.width - 2 * layout.margin
-            while text and draw.textlength(text, font=font) > width:
-                text = text[:-2] + "…"
-            draw.text((layout.margin, layout.margin / 2), text, font=font, fill=self._index(t.coords), anchor="lm")
+            a, b = centres[0], centres[-1]
+            if kind == "drop" or a == b:
+                r = sq * 0.36
+                draw.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), outline=ink, width=max(3, sq // 12))
+            else:
+                _arrow(draw, a, b, sq, ink, both=kind == "swap")
+                if kind == "mirror":   # a bar across the middle: the mirror the man is reflected in
+                    mx, my, length = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, math.dist(a, b)
+                    ux, uy, half = (b[0] - a[0]) / length, (b[1] - a[1]) / length, sq * 0.3
+                    draw.line((mx - uy * half, my + ux * half, mx + uy * half, my - ux * half),
+                              fill=ink, width=max(3, sq // 10))
+            if len(view.parts) > 1:   # its number in a disc in the top-left corner of its first square
+                x, y = a[0] - sq / 2 + 2, a[1] - sq / 2 + 2
+                r = max(6, sq // 7)
+                draw.ellipse((x, y, x + 2 * r, y + 2 * r), fill=ink)
+                draw.text((x + r, y + r), str(number), font=font, fill=white, anchor="mm")
+
+    def _with_state(self, image: Image.Image, view: BoardView, layout: Layout, flipped: bool) -> Image.Image:
+        """The board with its pockets to the right and its caption, wrapped, below."""
+        pocket = self._pocket_width(layout) if view.hands else 0
+        lines = self.wrapped(view.caption, layout, image.width + pocket)
+        canvas = self._text_band(image, lines, layout, pocket)
+        if view.hands:
+            self._draw_pockets(canvas, view, layout, flipped, image.width)
+        return canvas
+
+    def wrapped(self, text: str, layout: Layout, width: int) -> list[str]:
+        """`text` broken into lines that fit a picture `width` px wide (inside its margins); a word
+        longer than a line is broken too. Nothing is left out."""
+        font = self.assets.font(layout.font_px)
+        room = width - 2 * layout.margin
+        lines: list[str] = []
+        for word in text.split():
+            line = f"{lines[-1]} {word}" if lines else word
+            if lines and font.getlength(line) <= room:
+                lines[-1] = line
+                continue
+            while len(word) > 1 and font.getlength(word) > room:
+                cut = len(word) - 1
+                while cut > 1 and font.getlength(word[:cut]) > room:
+                    cut -= 1
+                lines.append(word[:cut])
+                word = word[cut:]
+            lines.append(word)
+        return lines
+
+    def _text_band(self, image: Image.Image, lines: list[str], layout: Layout, extra_width: int = 0,
+                   extra_height: int = 0) -> Image.Image:
+        """`image` on a frame wider by `extra_width` (and taller by `extra_height`) with `lines` of
+        text written below it."""
+        if not lines and not extra_width and not extra_height:
+            return image
+        step = round(layout.font_px * 1.45)
+        height = image.height + extra_height + (len(lines) * step + layout.margin // 2 if lines else 0)
+        canvas = Image.new("P", (image.width + extra_width, height), self._index(self.theme.frame))
+        canvas.putpalette(image.getpalette() or [])
+        canvas.paste(image, (0, 0))
+        draw, font, ink = ImageDraw.Draw(canvas), self.assets.font(layout.font_px), self._index(self.theme.coords)
+        for i, line in enumerate(lines):
+            draw.text((layout.margin, image.height + i * step), line, font=font, fill=ink, anchor="la")
+        return canvas
+
+    @staticmethod
+    def _pocket_cell(layout: Layout) -> int:
+        return max(12, round(layout.square * 0.8))
+
+    def _pocket_width(self, layout: Layout) -> int:
+        return self._pocket_cell(layout) + 2 * layout.font_px + layout.margin // 2
+
+    def _draw_pockets(self, canvas: Image.Image, view: BoardView, layout: Layout, flipped: bool, left: int) -> None:
+        """Each side's men in hand, one picture per kind with its count, beside its own half of the
+        board (as lichess draws Crazyhouse pockets): the side at the top from the top down, the
+        side at the bottom from the bottom up."""
+        draw, font = ImageDraw.Draw(canvas), self.assets.font(layout.font_px)
+        ink = self._index(self.theme.coords)
+        half = layout.ranks * layout.square // 2
+        for side in (WHITE, BLACK):
+            kinds = _counted(view.hands.get(side, ""))
+            if not kinds:
+                continue
+            cell = min(self._pocket_cell(layout), (half - 2) // len(kinds))
+            on_top = (side == BLACK) != flipped
+            for i, (letter, count) in enumerate(kinds):
+                y = layout.margin + i * (cell + 2) if on_top else layout.margin + 2 * half - (i + 1) * (cell + 2) + 2
+                canvas.paste(self._pocket_man(letter, cell), (left, y))
+                draw.text((left + cell + 3, y + cell / 2), str(count), font=font, fill=ink, anchor="lm")
+
+    def _pocket_man(self, letter: str, px: int) -> Image.Image:
+        """One man in hand: its picture on a light square."""
+        key = (letter, -px)   # apart from board tiles (px > 0)
+        man = self._overlays.get(key)
+        if man is None:
+            tile = Image.new("RGBA", (px, px), self.theme.light + (255,))
+            tile.alpha_composite(self._sprite(letter, px))
+            man = self._overlays[key] = self._to_palette(tile.convert("RGB"))
+        return man
 
     def board_png(self, view: BoardView, *, orientation: str | None = None, square: int | None = None) -> bytes:
         """The board as PNG bytes. A board with nothing drawn over its squares (no owner discs,
         arrows, caption or men in hand) is put together from cached bands (render/png.py):
         only the ranks not seen before, usually those the last two moves touched, are compressed."""
         level = png_level(view.files, view.ranks)
-        if view.owners or view.arrows or view.caption or view.hands:
+        if has_extras(view) or view.caption or view.hands:
             return _encode(self.board_image(view, orientation=orientation, square=square), level)
         layout = Layout.for_board(view.files, view.ranks, square)
         flipped = _orientation(orientation, view.turn) == BLACK
@@ -206,9 +309,11 @@ class Renderer:
         return header
 
     def game_gif(self, views, *, orientation: str | None = WHITE, frame_ms: int = 900,
-                 square: int | None = None) -> bytes:
+                 square: int | None = None, title: str = "", labels: Sequence[str] = (), result: str = "") -> bytes:
         """Replay GIF; square None = the chat size capped at GIF_SQUARE px (a replay is watched,
-        not studied, and each square fewer pixels keeps a 40-ply game near 100 KB)."""
+        not studied, and each square fewer pixels keeps a 40-ply game near 100 KB). Written under
+        every frame: `title` (the players), the frame's line of `labels` (one per view: its move);
+        `result` adds a last frame, the final position held with the result under it."""
         views = list(views)
         if not views:
             raise ValueError("game_gif needs at least one position")
@@ -216,27 +321,40 @@ class Renderer:
             raise ValueError("All positions of a GIF must have the same board size")
         if frame_ms <= 0:
             raise ValueError("frame_ms must be positive")
+        if labels and len(labels) != len(views):
+            raise ValueError("game_gif needs one label per position")
+        texts = [[line for line in (title, label) if line] for label in (labels or [""] * len(views))]
+        if result:
+            views, texts = views + views[-1:], texts + [[line for line in (title, result) if line]]
         side = _orientation(orientation, views[0].turn)
         if square is not None:
-            return self._gif(views, side, frame_ms, square)
+            return self._gif(views, texts, side, frame_ms, square)
         # Games whose turns change many squares (swaps, two men a turn) come out bigger: such a
         # replay is drawn again on smaller squares until it fits its budget (or the smallest is reached).
         # A replay's bytes shrink a little faster than its squares' width (measured), so the square
         # predicted from the first drawing usually fits at the second.
         largest = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
         budget = gif_budget(len(views))
-        data = self._gif(views, side, frame_ms, largest)
+        data = self._gif(views, texts, side, frame_ms, largest)
         first = len(data)
         for size in (s for s in GIF_SMALLER_SQUARES if s < largest):
             if len(data) <= budget:
                 break
             if first * size / largest > budget and size != GIF_SMALLER_SQUARES[-1]:
                 continue   # predicted over budget: skip to a smaller square
-            data = self._gif(views, side, frame_ms, size)
+            data = self._gif(views, texts, side, frame_ms, size)
         return data
 
-    def _gif(self, views: list[BoardView], side: str, frame_ms: int, square: int) -> bytes:
-        frames = [self.board_image(v, orientation=side, square=square) for v in views]
+    def _gif(self, views: list[BoardView], texts: list[list[str]], side: str, frame_ms: int, square: int) -> bytes:
+        layout = Layout.for_board(views[0].files, views[0].ranks, square)
+        frames = []
+        for view, lines in zip(views, texts):
+            image = self.board_image(view, orientation=side, square=square)
+            frames.append(self._text_band(image, [w for line in lines for w in self.wrapped(line, layout, image.width)],
+                                          layout))
+        size = (max(f.width for f in frames), max(f.height for f in frames))   # captions may wrap differently
+        frames = [f if f.size == size else self._text_band(f, [], layout, size[0] - f.width, size[1] - f.height)
+                  for f in frames]
         durations = [frame_ms] * (len(frames) - 1) + [max(3 * frame_ms, 2500)]
         buf = io.BytesIO()
         # As lila-gif does: one shared palette (the board palette cut to GIF_COLOURS, plus one
@@ -282,7 +400,7 @@ class Renderer:
         fixed += [_blend(base, t.last_move) for base in (t.light, t.dark)]
         fixed += [_blend(base, t.mark) for base in (t.light, t.dark)]
         fixed += [_blend(_blend(base, t.last_move), t.mark) for base in (t.light, t.dark)]
-        fixed += [t.mark_ring[:3]]
+        fixed += [t.mark_ring[:3], t.part]
         fixed = list(dict.fromkeys(fixed))
         self._fixed_count = len(fixed)   # the palette's first entries, kept exact in replay GIFs
         chosen = swatch.quantize(256 - len(fixed), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
@@ -357,8 +475,9 @@ class Renderer:
         tile = Image.new("RGBA", (px, px), (t.dark if parity == 0 else t.light) + (255,))
         if last:
             tile.alpha_composite(Image.new("RGBA", (px, px), t.last_move))
-        if mark:
+        if mark and not last:   # a goal square that was just played on keeps the move's wash inside its ring
             tile.alpha_composite(Image.new("RGBA", (px, px), t.mark))
+        if mark:
             width = max(2, round(px / 22))
             inset = max(1, round(px / 30))
             ImageDraw.Draw(tile).rectangle((inset, inset, px - 1 - inset, px - 1 - inset),
@@ -455,21 +574,48 @@ def _orientation(orientation: str | None, turn: str) -> str:
     return side
 
 
-def footer_text(view: BoardView) -> str:
-    """The line drawn in the top frame: the caption, then the men in hand."""
-    bits = [view.caption] if view.caption else []
-    for side in (WHITE, BLACK):
-        if view.hands:
-            held = view.hands.get(side, "")
-            bits.append(f"{side.capitalize()} in hand: " + (" ".join(_counted(held)) if held else "none"))
-    return " · ".join(bits)
+def drawn_by_parts(view: BoardView) -> bool:
+    """Whether the last turn is drawn part by part (several parts, or one that is not a step)
+    rather than tinted like a chess move."""
+    return len(view.parts) > 1 or any(kind != "step" for kind in view.part_kinds)
 
 
-def _counted(letters: str) -> list[str]:
+def has_extras(view: BoardView) -> bool:
+    """Whether anything is drawn over the squares (owner discs, arrows, a half-board line, parts)."""
+    return bool(view.owners or view.arrows or view.split_file or drawn_by_parts(view))
+
+
+def _counted(letters: str) -> list[tuple[str, int]]:
+    """"RNPP" -> [("R", 1), ("N", 1), ("P", 2)], in the order of the hand."""
     counts: dict[str, int] = {}
     for letter in letters:
         counts[letter] = counts.get(letter, 0) + 1
-    return [f"{letter}×{n}" if n > 1 else letter for letter, n in counts.items()]
+    return list(counts.items())
+
+
+def _centre(name: str, view: BoardView, layout: Layout, flipped: bool) -> tuple[float, float] | None:
+    pos = parse_square(name, view.files, view.ranks)
+    if pos is None:
+        return None
+    x, y = layout.cell(*pos, flipped)
+    return x + layout.square / 2, y + layout.square / 2
+
+
+def _arrow(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], sq: int, fill: int,
+           both: bool = False) -> None:
+    """An arrow from centre `a` to near centre `b`; `both`: a head at each end."""
+    length = math.dist(a, b)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    head = sq * 0.35
+    ends = []
+    for (px, py), sign in ((b, 1), (a, -1)) if both else ((b, 1),):
+        tip = (px - sign * ux * sq * 0.15, py - sign * uy * sq * 0.15)
+        base = (tip[0] - sign * ux * head, tip[1] - sign * uy * head)
+        draw.polygon([tip, (base[0] - uy * head / 2, base[1] + ux * head / 2),
+                      (base[0] + uy * head / 2, base[1] - ux * head / 2)], fill=fill)
+        ends.append(base)
+    start = ends[1] if both else a
+    draw.line((start[0], start[1], ends[0][0], ends[0][1]), fill=fill, width=max(3, sq // 10))
 
 
 def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
@@ -486,7 +632,7 @@ def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
         pos = at(name)
         if pos is not None and letter:
             out[pos] = (NO_FLAGS, str(letter))
-    last = tuple(view.last_move) + tuple(name for part in view.parts for name in part)
+    last = () if drawn_by_parts(view) else tuple(view.last_move) + tuple(name for part in view.parts for name in part)
     for index, names in enumerate((last, view.marks, view.checks)):
         for name in names:
             pos = at(name)

@@ -23,6 +23,7 @@ class Theme:
     white_disc: RGB = (250, 250, 250)          # unknown men: a labelled disc
     black_disc: RGB = (34, 34, 34)
     disc_edge: RGB = (0, 0, 0)
+    part: RGB = (40, 100, 190)                 # the parts of a turn of several: arrows, swap and drop marks
 
 
 THEME = Theme()

@@ -142,11 +142,13 @@ class BoardView:
     last_move: tuple[str, ...] = ()  # squares of the last turn's first part (from, to)
     checks: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()      # goal squares to tint (a puzzle's target corner)
-    caption: str = ""                # state that is not on the board, one line
+    caption: str = ""                # state that is not on the board, in words (drawn wrapped, never cut)
     hands: Mapping[str, str] = field(default_factory=dict)   # "white"/"black" -> letters in hand ("NPP")
     owners: Mapping[str, str] = field(default_factory=dict)  # square -> "white"/"black" when colour is not owner
     parts: tuple[tuple[str, ...], ...] = ()   # squares of each part of the last turn, in order
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
+    part_kinds: tuple[str, ...] = ()  # what each of `parts` is: "step", "swap", "mirror", "drop" (none: steps)
+    split_file: int = 0               # a line between this many files and the rest (Reentrant's half-boards: 4)
 
 
 HintSearch = Callable[["Game", float, "int | None"], "Hint | None"]   # (game, seconds, node_budget) -> a hint or None
@@ -460,6 +462,9 @@ def hand_words(letters: str) -> str:
     return ", ".join(words)
 
 
+PART_WORDS = {"step": "{}-{}", "swap": "swap {} and {}", "mirror": "mirror {} to {}", "drop": "a man put on {}"}
+
+
 def describe_view(view: BoardView, title: str = "") -> str:
     """A short sentence per side listing its men, for screen readers and alt text."""
     sides: dict[str, list[str]] = {}
@@ -484,7 +489,12 @@ def describe_view(view: BoardView, title: str = "") -> str:
             if mine[colour]:
                 parts.append(f"{side} owns the men on " + ", ".join(mine[colour]) + ".")
     if view.parts:
-        parts.append("Last move " + ", then ".join("-".join(p) for p in view.parts) + ".")
+        kinds = tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
+        said = []
+        for squares, kind in zip(view.parts, kinds):
+            words = PART_WORDS.get(kind, "")
+            said.append(words.format(*squares) if words.count("{}") == len(squares) else "-".join(squares))
+        parts.append("Last move " + ", then ".join(said) + ".")
     elif view.last_move:
         parts.append("Last move " + "-".join(view.last_move) + ".")
     if view.arrows:

@@ -137,6 +137,7 @@ class Pass(NamedTuple):
 
 
 Part = Step | Drop | Swap | Mirror | Pass
+PART_KINDS = {Step: "step", Drop: "drop", Swap: "swap", Mirror: "mirror", Pass: "pass"}   # BoardView.part_kinds
 Turn = tuple[Part, ...]
 # A turn of a variant whose men are data: a step or a drop, then the parts that must follow it.
 FairyTurn = tuple[Step | Drop, ...]

@@ -63,6 +63,7 @@ from .men import Man, MenTable, Region, Royalty, whole_board
 from .notation import normalise_san, san
 from .parts import (
     MAN_NAMES,
+    PART_KINDS,
     SAN_SHAPE,
     Drop,
     FairyTurn,
@@ -258,12 +259,13 @@ class PartsVariant(Generic[T]):
     def view(self, position: Position, last: T | None) -> BoardView:
         pieces = {chess.square_name(sq): p.symbol() for sq, p in position.board.piece_map().items()}
         parts = tuple(part.squares for part in last or () if part.squares)
+        kinds = tuple(PART_KINDS[type(part)] for part in last or () if part.squares)
         first = parts[0] if parts else ()
         hands = {WHITE: position.hands[0], BLACK: position.hands[1]} if self.has_hands else {}
         return BoardView(8, 8, pieces, position.turn, first,
                          tuple(chess.square_name(sq) for sq in self.checked(position)),
                          caption=self.caption(position), hands=hands, owners=self.owners(position),
-                         parts=parts, arrows=self.arrows(position))
+                         parts=parts, arrows=self.arrows(position), part_kinds=kinds)
 
     def info(self) -> VariantInfo:
         return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,

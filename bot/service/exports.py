@@ -76,5 +76,24 @@ def _pgn_of(record: GameRecord) -> tuple[str, str]:
 def _gif_of(record: GameRecord) -> bytes:
     import render
 
-    _, views, _ = replayed(record)
-    return render.game_gif(views, orientation=rules.WHITE)
+    game, views, labels = replayed(record)
+    names = [plain(name) for _, name in record.players]
+    title = names[0] if record.solo else f"{names[0]} (White) v {names[1]} (Black)"
+    moves = [f"{ply + 1}. {label}" if record.solo else f"{ply // 2 + 1}{'.' if ply % 2 == 0 else '...'} {label}"
+             for ply, label in enumerate(labels)]
+    return render.game_gif(views, orientation=rules.WHITE, title=title, labels=["Start", *moves],
+                           result=_result_words(record, game))
+
+
+def _result_words(record: GameRecord, game: Game) -> str:
+    """The end of a replay in one line ("alice wins (1-0): checkmate"), or "" while it goes on."""
+    if record.status == GameStatus.ABORTED:
+        return "Aborted: no result"
+    outcome = game.outcome
+    result, reason = record.result or (outcome.result if outcome else None), record.reason or (outcome.reason if outcome else "")
+    if result is None:
+        return ""
+    if result in ("solved", "failed"):
+        return f"{result.capitalize()}: {reason}"
+    winner = {"1-0": 0, "0-1": 1}.get(result)
+    return f"Draw ({result}): {reason}" if winner is None else f"{plain(record.players[winner][1])} wins ({result}): {reason}"

@@ -13,10 +13,11 @@ side to move's), written after the board like a crazyhouse pocket: `...[r] b - -
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import chess
 
-from ..core import Outcome
+from ..core import BLACK, WHITE, BoardView, Outcome
 from ..men import FIDE_MEN, Man, Royalty
 from ..notation import san
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of, label_text
@@ -209,6 +210,11 @@ class Donnybrook(PartsVariant[FairyTurn]):
 
     def checked(self, position: Position) -> list[int]:
         return []
+
+    def view(self, position: Position, last: FairyTurn | None) -> BoardView:
+        """Hands hold kinds ("N"); the view gives each man its owner's colour, as it will be put back."""
+        view = super().view(position, last)
+        return replace(view, hands={WHITE: view.hands[WHITE].upper(), BLACK: view.hands[BLACK].lower()})
 
     def caption(self, position: Position) -> str:
         board = position.board

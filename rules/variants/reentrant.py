@@ -15,10 +15,11 @@ after the board, letters in the men's colours; left out when both are empty.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import chess
 
-from ..core import BLACK, WHITE, IllegalMove
+from ..core import BLACK, WHITE, BoardView, IllegalMove
 from ..men import Man, MenTable, man_at
 from ..notation import san, spelled
 from ..position import (
@@ -265,7 +266,12 @@ class Reentrant(PartsVariant[ReentrantTurn]):
                 for sq in chess.scan_forward(board.occupied)}
 
     def caption(self, position: Position) -> str:
-        return "First player (white to move first): black men on a-d, white men on e-h."
+        if position.board.turn == chess.WHITE:
+            return "First player to move (owns black men on a-d, white men on e-h)."
+        return "Second player to move (owns white men on a-d, black men on e-h)."
+
+    def view(self, position: Position, last: ReentrantTurn | None) -> BoardView:
+        return replace(super().view(position, last), split_file=4)   # the line between the half-boards
 
 
 def steps(turns: Mapping[str, ReentrantTurn]) -> list[chess.Move]:

@@ -23,4 +23,4 @@ def test_console_rates_exports_replays_and_draws_the_rules_diagram(tmp_path):
         game = chess.pgn.read_game(handle)
     assert [m.uci() for m in game.mainline_moves()] == ["f2f3", "e7e5", "g2g4", "d8h4"]
     [gif] = (tmp_path / "out").glob("*.gif")
-    assert Image.open(gif).n_frames == 5
+    assert Image.open(gif).n_frames == 6   # the start, four moves, and the result (mate)

@@ -9,6 +9,7 @@ import chess.pgn
 import pytest
 from PIL import Image
 
+import render
 import rules
 from bot.pgn import SEVERAL_PARTS
 from bot.service import GameService, Player, UserError, is_rated
@@ -226,3 +227,13 @@ async def test_rules_card_without_a_renderer_still_answers(store):
 
     reply = await GameService(store, renderer=broken).rules_card("standard")
     assert reply.image is None and reply.embed["description"]
+
+
+async def test_a_finished_game_replays_with_a_last_frame_for_its_result(service, store):
+    await duel(service)
+    await service.move(CHANNEL, ALICE, "e2e4")
+    await service.resign(CHANNEL, BOB)
+    gif = Image.open(io.BytesIO((await service.replay(CHANNEL)).image))
+    assert gif.n_frames == 3   # the start, after e4, and the result
+    first = render.layout(8, 8, render.board.GIF_SQUARE).size
+    assert gif.width == first[0] and gif.height > first[1]   # names and moves written under the board

@@ -165,7 +165,7 @@ async def test_a_rules_card_longer_than_one_embed_is_shown_whole(bot, fake, serv
 
 @pytest.mark.parametrize("variant, caption, score", [
     ("kingswap", "casualties 0 · king heading for a5", "Casualties: 0."),
-    ("safe-passage", "level 0 of 3 reached", "Level: 0."),
+    ("safe-passage", "White to move · next: swap the kings", "Level: 0."),
     ("solitary-patience", "men not home", "Men not home:"),
 ])
 async def test_each_puzzle_shows_its_goal_squares_caption_and_named_score(fake, variant, caption, score):

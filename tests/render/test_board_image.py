@@ -51,7 +51,7 @@ def test_standard_board_size_fits_a_phone_preview():
 def test_kingswap_board_is_5x5_with_bigger_squares():
     view = rules.new_game("kingswap", seed=1).view()
     image = png(view)
-    assert image.size == render.layout(5, 5).size
+    assert image.width == render.layout(5, 5).size[0] and image.height >= render.layout(5, 5).size[1]
     assert render.layout(5, 5).square > render.layout(8, 8).square
     assert 400 <= image.width <= 560
 

@@ -38,7 +38,9 @@ def test_start_and_a_random_position_render_at_the_board_size(slug):
         game.play(rng.choice(moves))
     view = game.view()
     size = render.layout(view.files, view.ranks).size
-    assert image(view).size == size
+    bare = image(replace(view, caption="", hands={}))
+    assert bare.size == size
+    assert image(view).crop((0, 0, *size)).tobytes() == bare.tobytes()   # pockets and caption beside and below
 
 
 def test_kingmaker_start_has_no_kings_and_renders_empty_king_squares():

@@ -27,15 +27,16 @@ def colours(image):
     return {colour for _, colour in image.getcolors(1 << 16)}
 
 
-def test_every_part_of_the_last_turn_is_tinted():
+def test_every_part_of_the_last_turn_is_drawn():
     game = rules.new_game("balanced-swap")
     game.play("d4")
     game.play("Nc6 f8/g7")
     view = game.view()
     image = png(view, orientation="white")
     for square in ("b8", "c6", "f8", "g7"):
-        assert corner(image, view, square) not in (THEME.light, THEME.dark), square
-    assert corner(image, view, "a1") in (THEME.light, THEME.dark)
+        box = render.layout(8, 8).box(square)
+        assert THEME.part in colours(image.crop(box)), square
+    assert THEME.part not in colours(image.crop(render.layout(8, 8).box("a1")))
 
 
 def test_an_owner_differing_from_the_colour_gets_a_disc_in_its_colour():
@@ -55,12 +56,16 @@ def test_arrows_are_drawn_between_square_centres():
     assert plain.getpixel(((left + right) // 2, (top + bottom) // 2)) != THEME.mark_ring[:3]
 
 
-def test_hands_and_caption_are_written_in_the_top_frame_without_changing_the_size():
+def test_hands_and_caption_are_drawn_beside_and_below_the_board_which_keeps_its_place():
     quiet = BoardView(8, 8, {"e1": "K"})
     said = BoardView(8, 8, {"e1": "K"}, caption="Checks left: White 3, Black 2", hands={"white": "NPP", "black": ""})
-    assert png(said).size == png(quiet).size == render.layout(8, 8).size
-    assert colours(top_frame(png(quiet), quiet)) == {THEME.frame}
-    assert THEME.coords in colours(top_frame(png(said), said))
+    lay = render.layout(8, 8)
+    assert png(quiet).size == lay.size
+    assert png(said).width > lay.size[0] and png(said).height > lay.size[1]
+    assert png(said).crop((0, 0, *lay.size)).tobytes() == png(quiet).crop((0, 0, *lay.size)).tobytes()
+    below = png(said).crop((lay.margin, lay.size[1], lay.size[0] - lay.margin, png(said).height))
+    assert THEME.coords in colours(below)
+    assert colours(top_frame(png(said), said)) == {THEME.frame}
 
 
 def test_alt_text_says_hands_owners_parts_and_arrows():

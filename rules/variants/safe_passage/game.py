@@ -25,6 +25,8 @@ from ...core import DailyDealer, Ending, HintSearch, Outcome, VariantInfo
 START = chess.STARTING_FEN
 LEVELS = 3
 GOAL_REASONS = {1: "kings exchanged", 2: "kings and queens exchanged", 3: "every piece across"}
+REACHED = {1: "kings swapped", 2: "kings and queens swapped", 3: "every piece across"}    # the caption's words
+NEXT_GOAL = {1: "swap the kings (e1, e8)", 2: "the queens (d1, d8)", 3: "every rook, bishop and knight across"}
 NAMES = {chess.KING: "king", chess.QUEEN: "queen", chess.ROOK: "rook", chess.BISHOP: "bishop",
          chess.KNIGHT: "knight", chess.PAWN: "pawn"}
 
@@ -33,8 +35,6 @@ FAR_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
 # Squares whose pieces belong on them for levels 1 and 2 (colour, piece type, square).
 KING_GOALS = ((chess.WHITE, chess.KING, chess.E8), (chess.BLACK, chess.KING, chess.E1))
 QUEEN_GOALS = ((chess.WHITE, chess.QUEEN, chess.D8), (chess.BLACK, chess.QUEEN, chess.D1))
-GOAL_SQUARES = {1: ("e1", "e8"), 2: ("d1", "d8", "e1", "e8"),
-                3: tuple(sorted(chess.square_name(sq) for sq in chess.SquareSet(chess.BB_RANK_1 | chess.BB_RANK_8)))}
 
 # The seventh rank of each colour's pawns: from there a pawn attacks nothing (rules card).
 _PAWN_SEVENTH = {chess.WHITE: chess.BB_RANK_7, chess.BLACK: chess.BB_RANK_2}
@@ -345,13 +345,23 @@ class SafePassage(ChessVariant[int]):
         return level(board)
 
     def caption(self, board: chess.Board, state: int) -> str:
-        """"level 1 of 3 reached · 37 moves", and the target when it is not level 1."""
-        played = len(board.move_stack)
-        line = f"level {level(board)} of {LEVELS} reached · {played} move{'' if played == 1 else 's'}"
+        """Who moves, what is reached and what is next, the moves played:
+        "Black to move · level 1 reached: kings swapped; next: the queens (d1, d8) · 37 moves",
+        and the target when it is not level 1."""
+        played, reached = len(board.move_stack), level(board)
+        done = f"level {reached} reached: {REACHED[reached]}; " if reached else ""
+        goal = f"next: {NEXT_GOAL[reached + 1]}" if reached < state else "target reached"
+        turn = "White" if board.turn == chess.WHITE else "Black"
+        line = f"{turn} to move · {done}{goal} · {played} move{'' if played == 1 else 's'}"
         return line if state == 1 else f"{line} · target level {state}"
 
     def marks(self, board: chess.Board, state: int) -> tuple[str, ...]:
-        return GOAL_SQUARES[state]
+        """The goal squares of the next level still to meet (the kings' or the queens' squares;
+        level 3's whole far ranks would mark nothing in particular)."""
+        reached = level(board)
+        goals = {1: KING_GOALS, 2: QUEEN_GOALS}.get(reached + 1, ()) if reached < state else ()
+        return tuple(sorted(chess.square_name(sq) for colour, kind, sq in goals
+                            if board.piece_at(sq) != chess.Piece(kind, colour)))
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",

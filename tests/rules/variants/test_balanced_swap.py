@@ -60,7 +60,7 @@ def test_every_turn_shows_both_parts_and_highlights_the_swap():
     view = game.view()
     assert view.parts == (("b8", "c6"), ("f8", "g7"))
     assert view.last_move == ("b8", "c6")
-    assert "f8-g7" in game.describe()
+    assert "swap f8 and g7" in game.describe()
 
 
 # -- rule 2: a turn is a regular move then a swap; White's first turn has no swap ----------------

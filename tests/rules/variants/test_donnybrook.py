@@ -288,7 +288,7 @@ def test_the_caption_names_the_waiting_man_and_each_sides_monarchs():
     view = game_at("3k4/8/8/8/8/8/R7/7Q[r] b - - 0 1").view()
     assert "Black's Rook waits to be put back" in view.caption
     assert "White: Queen." in view.caption and "Black: King." in view.caption
-    assert view.hands == {"white": "", "black": "R"}
+    assert view.hands == {"white": "", "black": "r"}   # in its owner's colour, as it is put back
 
 
 def test_typed_turns_are_suggested_part_by_part():

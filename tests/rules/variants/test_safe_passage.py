@@ -428,25 +428,28 @@ def test_running_score_is_the_level_reached_so_far():
     assert g.score == 1
 
 
-def test_caption_says_level_reached_and_moves_played():
+def test_caption_says_who_moves_what_is_reached_what_is_next_and_moves_played():
     g = game()
-    assert g.view().caption == "level 0 of 3 reached · 0 moves"
+    assert g.view().caption == "White to move · next: swap the kings (e1, e8) · 0 moves"
     g.play("e4")
-    assert g.view().caption == "level 0 of 3 reached · 1 move"
+    assert g.view().caption == "Black to move · next: swap the kings (e1, e8) · 1 move"
     g = game("8/4K3/8/8/8/8/8/4k3 w - - 0 1")
     g.play("e7e8")
-    assert g.view().caption == "level 1 of 3 reached · 1 move"
+    assert g.view().caption == "Black to move · level 1 reached: kings swapped; target reached · 1 move"
 
 
 def test_caption_names_a_target_above_level_one():
-    assert game("g2").view().caption == "level 0 of 3 reached · 0 moves · target level 2"
+    assert game("g2").view().caption == "White to move · next: swap the kings (e1, e8) · 0 moves · target level 2"
+    swapped = game("rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR b - - 0 1 g2").view().caption
+    assert swapped == "Black to move · level 1 reached: kings swapped; next: the queens (d1, d8) · 0 moves · target level 2"
 
 
-def test_board_marks_the_goal_squares_of_the_target_level():
+def test_board_marks_the_goal_squares_of_the_next_level_still_to_meet():
     assert game().view().marks == ("e1", "e8")
-    assert game("g2").view().marks == ("d1", "d8", "e1", "e8")
-    marks = game("g3").view().marks
-    assert len(marks) == 16 and all(sq[1] in "18" for sq in marks)
+    assert game("g2").view().marks == ("e1", "e8")
+    assert game("rnbqKbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQkBNR b - - 0 1 g2").view().marks == ("d1", "d8")
+    assert game("g3").view().marks == ("e1", "e8")   # never the whole far ranks
+    assert game("8/4K3/8/8/8/8/8/4k3 w - - 0 1").view().marks == ("e8",)   # the black king is home already
 
 
 def test_moves_are_read_in_san_and_from_to_squares():
