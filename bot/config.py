@@ -6,6 +6,8 @@ Play:
     KIBITZ_MOVE_DEADLINE  default seconds per move in two-player games (default 259200, 3 days);
                           a server's /settings default and a challenge's `days` option override it
     KIBITZ_DEV_GUILD      a development server's id: commands are also synced there (instantly)
+    KIBITZ_STOCKFISH      the Stockfish that plays standard games against the computer (a path, or
+                          off); default `stockfish` on the PATH or in /usr/games, else the built-in engine
 
 Running:
 
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.process import CpuSettingError, parse
+from .stockfish import find_stockfish
 from .timing import CHALLENGE_TTL, MOVE_DEADLINE
 
 
@@ -59,6 +62,7 @@ class Config:
     cpu: str | int = "auto"                   # KIBITZ_CPU: "auto" (one CPU), "all" or a CPU number (bot/process.py)
     pg_timeout: int = 5                       # KIBITZ_PG_TIMEOUT: seconds for a PostgreSQL connection or query
     pg_lock_timeout: int = 120                # KIBITZ_PG_LOCK_TIMEOUT: seconds to wait for another's migration
+    stockfish: str | None = None              # KIBITZ_STOCKFISH: Stockfish for standard games; None: built-in
 
     @property
     def store_options(self) -> dict[str, float]:
@@ -113,7 +117,17 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         cpu=parse_cpu(env.get("KIBITZ_CPU", "")),
         pg_timeout=parse_seconds(env, "KIBITZ_PG_TIMEOUT", 5),
         pg_lock_timeout=parse_seconds(env, "KIBITZ_PG_LOCK_TIMEOUT", 120),
+        stockfish=parse_stockfish(env),
     )
+
+
+def parse_stockfish(env: dict[str, str]) -> str | None:
+    """The Stockfish found (bot/stockfish.py); one that KIBITZ_STOCKFISH names must be a program."""
+    path = find_stockfish(env)
+    if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise ConfigError(f"KIBITZ_STOCKFISH names no program that can run ({path!r}): give Stockfish's path, "
+                          f"or off.")
+    return path
 
 
 def parse_cpu(text: str) -> str | int:
