@@ -17,9 +17,9 @@ from bot import stockfish
 from bot.config import ConfigError, load
 from bot.stockfish import find_stockfish, setting, stockfish_move
 
-INSTALLED = find_stockfish({})
-needs_stockfish = pytest.mark.skipif(INSTALLED is None, reason="Stockfish is not installed "
-                                     "(Debian: apt-get install stockfish, or set KIBITZ_STOCKFISH)")
+INSTALLED = find_stockfish()
+needs_stockfish = pytest.mark.skipif(INSTALLED is None, reason="no Stockfish found "
+                                     "(Debian: apt-get install stockfish; or KIBITZ_STOCKFISH names it, or is off)")
 NO_DOTENV = Path("/nonexistent")
 
 POSITIONS = [
