@@ -94,6 +94,8 @@ def play_one(slug: str, engine_colour: str, args: argparse.Namespace, worst: lis
             choice = engine.choose(game, level=args.level, seconds=args.seconds)
             worst.append(time.monotonic() - start)
             move = choice.move
+        elif callable(args.opponent):   # another script's player: (game, rng) -> move
+            move = args.opponent(game, rng)
         elif args.opponent == "greedy":
             move = greedy(game, rng)
         elif args.opponent == "random":

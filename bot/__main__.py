@@ -43,7 +43,8 @@ async def console_main(cfg: config_module.Config) -> None:
     try:
         service = GameService(store, challenge_ttl=cfg.challenge_ttl, move_deadline=cfg.move_deadline)
         await service.restore()
-        await Console(service, cfg.out_dir, engine_workers=cfg.engine_workers, engine_nodes=cfg.engine_nodes).run()
+        await Console(service, cfg.out_dir, engine_workers=cfg.engine_workers, engine_nodes=cfg.engine_nodes,
+                      stockfish=cfg.stockfish).run()
     finally:
         await store.close()
 

@@ -6,6 +6,8 @@ Play:
     KIBITZ_MOVE_DEADLINE  default seconds per move in two-player games (default 259200, 3 days);
                           a server's /settings default and a challenge's `days` option override it
     KIBITZ_DEV_GUILD      a development server's id: commands are also synced there (instantly)
+    KIBITZ_STOCKFISH      the Stockfish that plays standard games against the computer (a path, or
+                          off); default `stockfish` on the PATH or in /usr/games, else the built-in engine
 
 Running:
 
@@ -36,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.process import CpuSettingError, parse
+from .stockfish import find_stockfish
 from .timing import CHALLENGE_TTL, MOVE_DEADLINE
 
 
@@ -65,6 +68,7 @@ class Config:
     pg_lock_timeout: int = 120                # KIBITZ_PG_LOCK_TIMEOUT: seconds to wait for another's migration
     engine_workers: int | None = None         # KIBITZ_ENGINE_WORKERS; None: one fewer than the CPUs, at least 1
     engine_nodes: int | None = None           # KIBITZ_ENGINE_NODES; None: each search gets its level's time
+    stockfish: str | None = None              # KIBITZ_STOCKFISH: Stockfish for standard games; None: built-in
 
     @property
     def store_options(self) -> dict[str, float]:
@@ -121,7 +125,17 @@ def load(environ: dict[str, str] | None = None, dotenv: Path | None = None) -> C
         pg_lock_timeout=parse_seconds(env, "KIBITZ_PG_LOCK_TIMEOUT", 120),
         engine_workers=parse_count(env, "KIBITZ_ENGINE_WORKERS"),
         engine_nodes=parse_count(env, "KIBITZ_ENGINE_NODES"),
+        stockfish=parse_stockfish(env),
     )
+
+
+def parse_stockfish(env: dict[str, str]) -> str | None:
+    """The Stockfish found (bot/stockfish.py); one that KIBITZ_STOCKFISH names must be a program."""
+    path = find_stockfish(env)
+    if path is not None and not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise ConfigError(f"KIBITZ_STOCKFISH names no program that can run ({path!r}): give Stockfish's path, "
+                          f"or off.")
+    return path
 
 
 def parse_cpu(text: str) -> str | int:

@@ -106,9 +106,10 @@ def second_person(verb: str) -> str:
 class Console:
     def __init__(self, service: GameService, out_dir: str | Path, *, stdout: TextIO = sys.stdout,
                  user: str = "you", channel: str = "console", engine_workers: int | None = None,
-                 engine_nodes: int | None = None) -> None:
+                 engine_nodes: int | None = None, stockfish: str | None = None) -> None:
         self.service = service
-        self.runner = Runner(service, self.announce, workers=Workers(engine_workers), nodes=engine_nodes)
+        self.runner = Runner(service, self.announce, workers=Workers(engine_workers), nodes=engine_nodes,
+                             stockfish=stockfish)
         self.out_dir = Path(out_dir)
         self.stdout = stdout
         self.user = Player(f"console:{user}", user)

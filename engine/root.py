@@ -48,7 +48,7 @@ def think(search: Search) -> Choice:
                 best_move = max(found, key=lambda m: found[m])
                 if depth == 0 or found[best_move] > found[order[0]]:
                     best = found[best_move]
-                    scores = found if depth == 0 else scores
+                    scores = found   # the near-best are chosen among its moves: scores of one depth, with the best
             break
         order = sorted(order, key=lambda m: found[m], reverse=True)
         scores, best_move, best, depth = found, order[0], found[order[0]], target

@@ -5,7 +5,8 @@ use, at least 1). Each worker, as it starts, moves to the allowed CPUs the bot d
 (bot/process.py, KIBITZ_CPU); where there is no other CPU it stays and runs at a lower priority
 (os.nice), so the bot's answers come first. A worker rebuilds the game from what the store keeps
 (variant, seed, start FEN, moves) and calls `engine.choose`; for standard chess with a Stockfish
-path it asks Stockfish instead (bot/stockfish.py, where that module is installed).
+path (KIBITZ_STOCKFISH, or found on the PATH) it asks Stockfish instead (bot/stockfish.py), and
+the built-in engine when Stockfish fails.
 
 Workers end with the bot (`close`, and as daemon processes of a pool that dies with it). A worker
 that dies breaks the pool (BrokenProcessPool): `choose` then starts a new pool for the next call.
@@ -25,10 +26,7 @@ import rules
 
 from .. import process
 
-try:   # written apart (Stockfish for standard chess); without it the built-in engine plays standard too
-    from bot.stockfish import stockfish_move   # type: ignore[import-not-found, unused-ignore]
-except ImportError:
-    stockfish_move = None
+from ..stockfish import stockfish_move
 
 log = logging.getLogger(__name__)
 
@@ -62,8 +60,11 @@ def think(job: Job) -> Answer:
     game = rules.new_game(job.variant, seed=job.seed, fen=job.start_fen)
     for move in job.moves:
         game.play(move)
-    if job.stockfish and job.variant == "standard" and stockfish_move is not None:
-        return Answer(stockfish_move(job.stockfish, game.fen(), job.level, job.seconds), 0, 0, 0)
+    if job.stockfish and job.variant == "standard":
+        try:
+            return Answer(stockfish_move(job.stockfish, game.fen(), job.level, job.seconds, job.nodes), 0, 0, 0)
+        except Exception:   # a missing or failing binary: the built-in engine plays this move
+            log.exception("Stockfish failed in game of %d plies; the built-in engine plays", len(job.moves))
     choice = engine.choose(game, job.level, job.seconds, job.nodes)
     return Answer(choice.move, choice.score, choice.depth, choice.nodes)
 

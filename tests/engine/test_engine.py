@@ -108,3 +108,13 @@ def test_a_balanced_swap_turn_is_a_whole_turn_of_the_busy_middlegame():
     assert len(moves) > 100   # hundreds of whole turns: not all are searched
     choice = engine.choose(game, level=engine.MAX_LEVEL, nodes=150)
     assert choice.move in moves and " " in choice.move
+
+
+@pytest.mark.parametrize("level", [3, 4, 5])
+def test_a_search_cut_mid_iteration_by_a_better_move_still_chooses_among_near_best_moves(level):
+    # from the start, a budget of these sizes stops the second iteration after it has found a move
+    # better than the first iteration's best by more than the level's margin
+    game = rules.new_game("standard", seed=1)
+    for nodes in (120, 200, 300):
+        choice = engine.choose(game, level=level, nodes=nodes)
+        assert choice.move in game.legal_moves()
