@@ -171,6 +171,7 @@ class VariantInfo:
     score_better: str = "lower"        # solo puzzles: "lower" or "higher" scores are better
     levels: int = 0                    # puzzles with target levels 1..levels (0: none)
     level_start: Callable[[int], str] | None = field(repr=False, compare=False, default=None)  # level -> start FEN
+    seeded: bool = True                # whether the seed changes the start (False: one fixed array)
     # Solo puzzles register their own searches (each in its package under rules/variants/):
     hint: HintSearch | None = field(repr=False, compare=False, default=None)     # what `Game.hint()` runs
     daily: DailyDealer | None = field(repr=False, compare=False, default=None)   # what `rules.daily_deal` runs

@@ -50,7 +50,8 @@ class Games(Tables):
             self._settle(record, game)
             await self._create(record)
             self._live[channel] = Live(record, game)
-            return await self._board_reply(record, game, (Who(user, "starts"), " ", Mark(info.name), f" (seed {seed})."))
+            seeded = f" (seed {seed})" if info.seeded else ""   # a fixed array has no seed worth saying
+            return await self._board_reply(record, game, (Who(user, "starts"), " ", Mark(info.name), f"{seeded}."))
 
     @tells_notices
     async def challenge(self, channel: str, challenger: Player, opponent: Player | None, slug: str,

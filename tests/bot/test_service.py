@@ -5,6 +5,7 @@ import pytest
 
 from bot.service import GameService, UserError
 from bot.store import GameRecord, InMemoryStore
+import rules
 from rules import Ending
 
 from .conftest import ALICE, BOB, CAROL, CHANNEL, fake_png
@@ -318,3 +319,11 @@ async def test_a_puzzle_with_levels_starts_at_the_chosen_target(service, store):
     with pytest.raises(UserError, match="no levels"):
         await service.start_puzzle("ks", ALICE, "kingswap", level=2)
     assert await store.open_game("sp2") is None and await store.open_game("ks") is None
+
+
+@pytest.mark.parametrize("slug", [info.slug for info in rules.VARIANTS.values() if info.players == 1])
+async def test_a_puzzle_says_its_seed_only_where_the_seed_changes_the_start(service, slug):
+    changes = rules.new_game(slug, seed=1).fen() != rules.new_game(slug, seed=2).fen()
+    assert rules.VARIANTS[slug].seeded == changes
+    reply = await service.start_puzzle(CHANNEL, ALICE, slug, seed=7)
+    assert ("(seed 7)" in reply.text) == changes

@@ -365,4 +365,5 @@ class SafePassage(ChessVariant[int]):
 
     def info(self) -> VariantInfo:
         return dataclasses.replace(super().info(), score_name="level", score_better="higher",
-                                   levels=LEVELS, level_start=start_fen, hint=self.hint, daily=self.daily)
+                                   levels=LEVELS, level_start=start_fen, hint=self.hint, daily=self.daily,
+                                   seeded=False)
