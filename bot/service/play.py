@@ -125,7 +125,8 @@ class Play(Tables):
                 live = await self._reopen_last_puzzle(channel, user)
             record, game = live.record, live.playing
             if not record.solo:
-                raise UserError("Takebacks are only for solo puzzles.")
+                raise UserError(Mark("/undo", code=True), " is for solo puzzles; in a two-player game ",
+                                Mark("/takeback", code=True), " asks your opponent.")
             self._seat(record, user)
             before = record.copy()
             final = game.outcome
