@@ -164,21 +164,27 @@ class Play(Tables):
             log.exception("finished puzzle %s cannot be replayed", record.id)
             raise UserError("That puzzle cannot be restored after an update to Kibitz.") from None
 
-    async def move_suggestions(self, channel: str, user: Player, prefix: str = "", limit: int | None = 25) -> list[str]:
-        """Legal turns (or their first parts) starting with `prefix`, narrowed part by part."""
-        return [value for value, _ in await self.move_choices(channel, user, prefix, limit)]
+    async def move_suggestions(self, channel: str, user: Player, prefix: str = "", limit: int | None = 25,
+                               explain: bool = False) -> list[str]:
+        """Legal turns (or their first parts) starting with `prefix`, narrowed part by part.
+        `explain`: say why there are none (no game, not your turn) instead of answering []."""
+        return [value for value, _ in await self.move_choices(channel, user, prefix, limit, explain)]
 
     async def move_choices(self, channel: str, user: Player, prefix: str = "",
-                           limit: int | None = 25) -> list[tuple[str, str]]:
+                           limit: int | None = 25, explain: bool = False) -> list[tuple[str, str]]:
         """(value, name) pairs for /move autocomplete: the value to play, the name showing the
         SAN of the turn's first part. A partial value ("b8c6") stands for all turns beginning so."""
         async with self._lock(channel):
             live = self._live.get(channel) or await self._load(channel)
             if live is None or live.game is None or live.game.outcome:
+                if explain:
+                    await self._no_game(channel)
                 return []
             try:
                 self._require_turn(live.record, live.game, user)
             except UserError:
+                if explain:
+                    raise
                 return []   # nothing to offer someone who is not to move
             return await asyncio.to_thread(suggest, live.game, prefix, limit)
 

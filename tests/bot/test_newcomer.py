@@ -64,3 +64,80 @@ async def test_pgn_of_reentrant_names_its_start(service):
 async def test_pgn_of_a_variant_starting_from_the_usual_array_has_no_fen(service):
     await started(service, "tyrant")
     assert "[FEN " not in await pgn_of(service)
+
+
+# -- the console -------------------------------------------------------------------------------
+def blank_png(view, orientation) -> bytes:
+    return b"\x89PNG"
+
+
+async def console_of(service, tmp_path, *lines) -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    console = Console(service, tmp_path, stdout=out, user="you")
+    for line in lines:
+        await console.handle(line)
+    return console, out
+
+
+async def test_console_moves_says_when_it_is_not_your_turn(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge standard @bob colour:white", "/as bob", "/accept")
+    await console.handle("/moves")
+    assert "! It is not your turn." in out.getvalue() and "No legal moves" not in out.getvalue()
+
+
+async def test_console_moves_wrap_and_never_split_a_turn(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge balanced-swap @bob colour:white", "/as bob",
+                                    "/accept", "/as you", "/move e2e4", "/as bob")
+    before = len(out.getvalue())
+    await console.handle("/moves")
+    listed = out.getvalue()[before:].rstrip("\n").split("\n")
+    assert len(listed) > 10 and all(len(line) <= 78 for line in listed)
+    turns = " ".join(listed).split(", ")
+    assert "a7a5 a8/a5" in turns and all(len(turn.split()) == 2 for turn in turns)
+
+
+async def test_console_export_names_the_pgn_file_not_a_board_image(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/puzzle kingswap 3", "/export")
+    assert "[PGN file: " in out.getvalue() and "[board image: " not in out.getvalue().split("as PGN")[1]
+
+
+async def test_console_accept_with_several_challenges_says_how_to_choose(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge zoo @bob", "/as carol", "/challenge tyrant @bob",
+                                    "/as bob", "/accept")
+    assert "! Several challenges wait for you here: /accept 1 (Zoo Chess from you) or /accept 2 (Tyrant Chess " \
+           "from carol)." in out.getvalue()
+    await console.handle("/accept 2")
+    assert (await service.board("console")).text.count("Tyrant Chess") == 1
+
+
+async def test_console_build_on_a_finished_menu_says_ok_or_clear(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge standard @bob colour:white", "/as bob",
+                                    "/accept", "/as you", "/build")
+    for words in ("pawn e2", "e4 (e2e4)"):
+        menu = out.getvalue().rsplit("Building a turn.", 1)[-1].rsplit("Turn so far", 1)[-1]
+        number = next(line.strip().split(".", 1)[0] for line in menu.splitlines() if words in line)
+        await console.handle(f"/build {number}")
+    await console.handle("/build 1")
+    assert "from 1 to 0" not in out.getvalue()
+    assert "! Nothing is left to pick: ok plays the turn, clear starts over." in out.getvalue()
+
+
+async def test_console_refuses_a_second_identical_challenge(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge zoo @bob", "/challenge @bob zoo")
+    assert "! You already have that challenge open here." in out.getvalue()
+
+
+# -- who plays White ---------------------------------------------------------------------------
+async def test_console_challenge_draws_the_colour_unless_said(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge zoo @bob")
+    assert "(drawn at random)" in out.getvalue()
+    await console.handle("/challenge tyrant @carol colour:black days:3")
+    assert "You would play Black. 3 days per move." in out.getvalue()
+
+
+async def test_console_challenge_takes_the_discord_order_and_refuses_unknown_options(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge standard @bob colour:white", "/challenge zoo @carol hue:red")
+    assert "You challenge bob to Standard chess. You would play White." in out.getvalue()
+    assert "! Unknown option 'hue:red'" in out.getvalue()
+    await console.handle("/challenge zoo @carol days:many")
+    assert "! The days must be a whole number." in out.getvalue()
