@@ -88,7 +88,7 @@ def test_run_without_a_token_explains_and_starts_the_console(tmp_path):
     result = run_bot(tmp_path, "/variants\n/quit\n")
     assert result.returncode == 0
     assert "No DISCORD_TOKEN" in result.stderr and "discord.com/developers" in result.stderr
-    assert "kingswap KingSwap!" in result.stdout
+    assert "KingSwap! (kingswap): " in result.stdout
 
 
 @pytest.mark.asyncio

@@ -141,3 +141,24 @@ async def test_console_challenge_takes_the_discord_order_and_refuses_unknown_opt
     assert "! Unknown option 'hue:red'" in out.getvalue()
     await console.handle("/challenge zoo @carol days:many")
     assert "! The days must be a whole number." in out.getvalue()
+
+
+# -- /variants ---------------------------------------------------------------------------------
+GOAL = {"blunder-mate", "clerical", "concurrent", "counselor", "contravention", "deadline", "decastellation",
+        "donnybrook", "dowager", "dynastic", "entourage", "glory", "junta", "kingmaker", "linkage", "moderation",
+        "prop", "reentrant", "regent", "separation", "series-helpmate", "shrapnel", "society", "spartan",
+        "submission", "triple-check", "twilight", "tyrant", "ultimate", "xenophobic", "zoo"}   # Paletta's 31
+
+
+async def test_variants_gives_each_game_one_line_with_its_name_and_goal_in_three_groups(service):
+    lines = (await service.list_variants()).text.split("\n")
+    headings = [n for n, line in enumerate(lines) if line.startswith("**") and line.endswith("):")]
+    assert [lines[n].split("**")[1] for n in headings] == ["Solo puzzles", "Two-player games", "GOAL variants"]
+    groups = [lines[start + 1:end] for start, end in zip(headings, headings[1:] + [len(lines) - 1])]
+    slugs = [[line.split("(`", 1)[1].split("`)", 1)[0] for line in group] for group in groups]
+    assert set(slugs[2]) == GOAL and len(slugs[2]) == 31
+    assert slugs[0] == ["kingswap", "safe-passage", "solitary-patience"] and slugs[1] == ["balanced-swap", "standard"]
+    for group in groups:
+        for line in group:
+            info = rules.VARIANTS[line.split("(`", 1)[1].split("`)", 1)[0]]
+            assert line == f"**{info.name}** (`{info.slug}`): {info.summary}"
