@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import replace
 
 import rules
 from rules import Game, IllegalMove, describe_view
@@ -142,13 +144,33 @@ class Play(Tables):
                 if game.outcome is None and final is not None:
                     game.finish(final)
 
+            counted = was_finished and not record.daily and not record.practice
             try:
-                await self._commit(live, before, undo=redo)
+                if counted:   # the finish stays on the board as saved; play goes on as practice, in a row of its own
+                    live.record = await self._practice_copy(record, game, redo)
+                else:
+                    await self._commit(live, before, undo=redo)
             except ChannelBusy:
                 raise UserError("Another game has started in this channel since.") from None
             if was_finished:
                 self._live[channel] = live
-            return await self._board_reply(record, game, (Who(user, "takes"), f" back {taken}."))
+            reply = await self._board_reply(live.record, game, (Who(user, "takes"), f" back {taken}."))
+            if counted:
+                reply.lines.append((f"Your finish of game #{record.id} stays on the board of results; "
+                                    f"game #{live.record.id} goes on from here as practice.",))
+            return reply
+
+    async def _practice_copy(self, record: GameRecord, game: Game, redo: Callable[[], object]) -> GameRecord:
+        """A new record for play after a counted finish (`record`, taken back in `game`, not saved)."""
+        self._settle(record, game)
+        copy = replace(record, id=None, version=0, practice=True, message_id=None, created_at=self.clock(),
+                       updated_at=self.clock())
+        try:
+            await self._create(copy)
+        except BaseException:
+            redo()
+            raise
+        return copy
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> Live:
         record = await self.store.latest(channel, (GameStatus.FINISHED,))

@@ -6,9 +6,11 @@ import pytest
 
 import rules
 from bot.console import Console
-from bot.service import UserError
+from bot.service import GameService, UserError
+from bot.store import GameRecord
 
 from .conftest import ALICE, BOB, CHANNEL
+from .test_store_contract import any_store  # noqa: F401, F811  (memory, SQLite and PostgreSQL)
 
 pytestmark = pytest.mark.asyncio
 
@@ -162,3 +164,21 @@ async def test_variants_gives_each_game_one_line_with_its_name_and_goal_in_three
         for line in group:
             info = rules.VARIANTS[line.split("(`", 1)[1].split("`)", 1)[0]]
             assert line == f"**{info.name}** (`{info.slug}`): {info.summary}"
+
+
+# -- a solved puzzle stays on the board after /undo ---------------------------------------------
+async def test_a_solved_puzzle_stays_on_the_board_after_undo_and_play_after_it_is_practice(any_store):  # noqa: F811
+    service, fen = GameService(any_store, renderer=blank_png), "N4/5/5/5/3KR 2 5"   # e1d1 solves it: 6 casualties
+    record = GameRecord("kingswap", CHANNEL, [(ALICE.id, ALICE.name)], fen, "active", "g", start_fen=fen)
+    await service.store.create(record)
+    await service.move(CHANNEL, ALICE, "e1d1")
+    board = (await service.leaderboard("g", ALICE, "kingswap")).text
+    assert "1. **alice** 6 casualties" in board and f"(game #{record.id})" in board
+    undone = await service.undo(CHANNEL, ALICE)
+    assert (await service.leaderboard("g", ALICE, "kingswap")).text == board   # the finish counted when it happened
+    assert f"Your finish of game #{record.id} stays on the board of results" in undone.text
+    await service.move(CHANNEL, ALICE, "e1e2")
+    await service.resign(CHANNEL, ALICE)   # practice: neither its play nor its end changes the board
+    assert (await service.leaderboard("g", ALICE, "kingswap")).text == board
+    kept = await service.store.get(record.id)
+    assert (kept.status, kept.result, kept.score, kept.moves) == ("finished", "solved", 6, ["e1d1"])

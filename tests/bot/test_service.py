@@ -210,8 +210,9 @@ async def test_puzzle_played_to_failed_then_undo_reopens_it(service, store):
         await service.undo(CHANNEL, BOB)
     again = await service.undo(CHANNEL, ALICE)
     assert "takes back a5b5" in again.text
-    record = await store.get(game_id)
+    record = await store.get(again.game_id)   # play goes on as practice; the finish stays as it was
     assert (record.status, record.result, record.ending, record.moves) == ("active", None, None, ["a1a5"])
+    assert record.practice and (await store.get(game_id)).ending == Ending.FAILED
     await service.move(CHANNEL, ALICE, "a5a4")
 
 
