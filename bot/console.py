@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import shlex
 import sys
+import textwrap
 import threading
 from pathlib import Path
 from typing import TextIO
@@ -30,9 +31,10 @@ HELP = """Commands (as in Discord):
   /puzzle <variant> [seed] [level:N]  start a solo puzzle
   /puzzle <variant> daily        today's deal, the same for everyone (in a channel of its own)
   /hint                          one good next move in a solo puzzle, and why (counted)
-  /challenge <variant> @<name> [colour:black] [level:N]  challenge someone (you play White), or
-                                 @kibitz, the computer: the game begins at once (level 1-8, default 3)
-  /accept, /decline              answer a challenge
+  /challenge <variant> [@<name>] [colour:white|black|random] [days:N]  challenge someone (no name:
+                                 anyone); your colour is drawn at random unless you say; @kibitz is the
+                                 computer: the game begins at once (level:N, 1-8, default 3)
+  /accept, /decline [game]       answer a challenge (the game's number where several wait)
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
@@ -45,6 +47,15 @@ HELP = """Commands (as in Discord):
   /as <name>                     act as another player
   /channel <name>                switch channel
   /help, /quit"""
+
+
+FILE_KINDS = {".pgn": "PGN file", ".gif": "animated replay"}   # what the console says it saved, else a board image
+
+
+def wrapped(turns: list[str], width: int = 78) -> str:
+    """Turns joined by ", " in lines of at most `width` characters, never broken inside a turn."""
+    joined = ", ".join(turn.replace(" ", "\0") for turn in turns)
+    return textwrap.fill(joined, width, break_long_words=False, break_on_hyphens=False).replace("\0", " ")
 
 
 def read_lines(stdin: TextIO) -> asyncio.Queue[str]:
@@ -179,14 +190,14 @@ class Console:
         if command == "takeback" and args:
             return self.show(await self.answer_takeback(args[0]))
         if command == "moves":
-            return self.say(" ".join(await s.move_suggestions(ch, me, "", limit=None)) or "No legal moves.")
+            return self.say(wrapped(await s.move_suggestions(ch, me, "", limit=None, explain=True)) or "No legal moves.")
         actions = {
             "variants": lambda: s.list_variants(),
             "rules": lambda: s.rules_card(self._arg(args, "a variant")),
             "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), *self._puzzle_options(args[1:])),
             "challenge": lambda: self.challenge(args),
-            "accept": lambda: s.accept(ch, me),
-            "decline": lambda: s.decline(ch, me),
+            "accept": lambda: self.answer_challenge("accept", args),
+            "decline": lambda: self.answer_challenge("decline", args),
             "move": lambda: s.move(ch, me, " ".join(args) or self._arg(args, "a move")),
             "board": lambda: s.board(ch),
             "resign": lambda: s.resign(ch, me),
@@ -210,20 +221,42 @@ class Console:
         """`/challenge zoo @bob colour:black` as on Discord (variant, opponent, options), or the older
         `/challenge @bob zoo`; `@kibitz` is the computer (`level:N`)."""
         options = {name.lower(): value for name, _, value in (a.partition(":") for a in args)
-                   if name.lower() in ("colour", "color", "level")}
+                   if name.lower() in ("colour", "color", "days", "level")}
         words = [a for a in args if a.partition(":")[0].lower() not in options]
+        if unknown := [a for a in words if ":" in a]:
+            raise UserError(f"Unknown option {unknown[0]!r}: use colour:, days: or level:.")
         if words and words[0].startswith("@"):
             words = words[1:2] + words[:1]   # the older order: opponent first
         slug = self._arg(words, "a variant")
         opponent = self._opponent(words[1:]) if words[1:] else None
         if opponent is not None and opponent.name == "kibitz":
             opponent = COMPUTER
-        level = options.get("level")
-        if level is not None and not level.isdecimal():
-            raise UserError("The level must be a whole number.")
-        colour = options.get("colour", options.get("color", "white"))
-        return await self.service.challenge(self.channel, self.user, opponent, slug, colour=colour,
-                                            level=int(level) if level is not None else None)
+        level, days = (self._number(options, name) for name in ("level", "days"))
+        colour = options.get("colour", options.get("color", "random"))   # as on Discord: drawn unless said
+        return await self.service.challenge(self.channel, self.user, opponent, slug, colour=colour, days=days,
+                                            level=level)
+
+    @staticmethod
+    def _number(options: dict[str, str], name: str) -> int | None:
+        value = options.get(name)
+        if value is not None and not value.isdecimal():
+            raise UserError(f"The {name} must be a whole number.")
+        return int(value) if value is not None else None
+
+    async def answer_challenge(self, command: str, args: list[str]) -> Reply:
+        """`/accept` (or `/decline`) the one challenge waiting here, or `/accept 3`: game #3 of several."""
+        answer = self.service.accept if command == "accept" else self.service.decline
+        if args:
+            number = args[0].lstrip("#")
+            if not number.isdecimal():
+                raise UserError(f"Say the challenge's game number, as in /{command} 3.")
+            return await answer(self.channel, self.user, int(number))
+        waiting = await self.service.waiting_challenges(self.channel, self.user, declining=command == "decline")
+        if len(waiting) > 1:
+            choices = " or ".join(f"/{command} {r.id} ({rules.VARIANTS[r.variant].name} from "
+                                  f"{dict(r.players).get(r.challenger_id or '', 'someone')})" for r in waiting)
+            raise UserError(f"Several challenges wait for you here: {choices}.")
+        return await answer(self.channel, self.user)
 
     async def daily(self, slug: str, rest: list[str]) -> None:
         """Today's deal. The console has no private threads: each player's copy plays in a channel
@@ -265,6 +298,8 @@ class Console:
             return self.show(reply)
         else:
             game_id, ply, menu = self.building
+            if not menu.options:
+                raise UserError("Nothing is left to pick: ok plays the turn, clear starts over.")
             if not word.isdigit() or not 1 <= int(word) <= len(menu.options):
                 raise UserError(f"Pick a number from 1 to {len(menu.options)}, or ok, or clear.")
             value = menu.options[int(word) - 1].value
@@ -309,7 +344,7 @@ class Console:
             self.out_dir.mkdir(parents=True, exist_ok=True)
             path = self.out_dir / reply.filename
             path.write_bytes(reply.image)
-            self.say(f"[board image: {path}]")
+            self.say(f"[{FILE_KINDS.get(path.suffix, 'board image')}: {path}]")
 
     @staticmethod
     def _arg(args: list[str], what: str) -> str:

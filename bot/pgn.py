@@ -47,8 +47,8 @@ def game_pgn(record: GameRecord, labels: list[str], final_fen: str) -> str:
         return _standard(record, info, start)
     headers = _headers(record, info)
     headers["Variant"] = info.name
-    if start != rules.new_game(record.variant).fen():
-        headers["SetUp"], headers["FEN"] = "1", start
+    if start != rules.new_game(record.variant).fen() or start.split()[0] != chess.STARTING_BOARD_FEN:
+        headers["SetUp"], headers["FEN"] = "1", start   # any start but the usual array (Reentrant's own too)
     several = any(" " in move for move in record.moves)
     tokens = record.moves if several else labels
     lines = [f'[{key} "{_escape(value)}"]' for key, value in headers.items()]
@@ -59,12 +59,15 @@ def game_pgn(record: GameRecord, labels: list[str], final_fen: str) -> str:
     words: list[str] = []
     for ply, token in enumerate(tokens):
         white_to_move = (ply % 2 == 0) != black_first
-        if white_to_move:
+        if record.solo:   # one player: each turn numbered, not paired as White and Black
+            words.append(f"{ply + 1}.")
+        elif white_to_move:
             words.append(f"{number + (ply + black_first) // 2}.")
         elif ply == 0:
             words.append(f"{number}...")
         words.append(token.replace(" ", ","))
-    words.append("{Final position: " + final_fen + "}")
+    if record.result is not None:   # an unfinished game has no final position yet
+        words.append("{Final position: " + final_fen + "}")
     words.append(headers["Result"])
     lines.extend(_wrap(words))
     return "\n".join(lines) + "\n"

@@ -69,6 +69,7 @@ class ChessVariant(Generic[S]):
     name: str = "Standard chess"
     summary: str = "FIDE chess."
     players: int = 2
+    family: str = ""   # VariantInfo.family
     start_fen: str = chess.STARTING_FEN
     royal_king: bool = True          # no move may leave one's own king attacked
     castling: bool = True
@@ -233,7 +234,7 @@ class ChessVariant(Generic[S]):
         return san(board, move, legal)
 
     def info(self) -> VariantInfo:
-        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
+        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8, family=self.family,
                            create=lambda seed, fen: ChessGame(self, seed=seed, fen=fen))
 
 

@@ -175,6 +175,7 @@ class VariantInfo:
     # Solo puzzles register their own searches (each in its package under rules/variants/):
     hint: HintSearch | None = field(repr=False, compare=False, default=None)     # what `Game.hint()` runs
     daily: DailyDealer | None = field(repr=False, compare=False, default=None)   # what `rules.daily_deal` runs
+    family: str = ""                   # "GOAL": one of Tony Paletta's "Modest Proposals - GOAL Variants"
 
     @property
     def hints(self) -> bool:

@@ -113,6 +113,7 @@ class PartsVariant(Generic[T]):
     name: str = ""
     summary: str = ""
     players: int = 2
+    family: str = ""   # VariantInfo.family
     start_fen: str = chess.STARTING_FEN
     fide_draws: bool = True              # 75 moves and fivefold end the game; threefold and 50 claimable
     insufficient_material: bool = False  # with fide_draws: FIDE's dead-position test draws
@@ -268,7 +269,7 @@ class PartsVariant(Generic[T]):
                          parts=parts, arrows=self.arrows(position), part_kinds=kinds)
 
     def info(self) -> VariantInfo:
-        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8,
+        return VariantInfo(self.slug, self.name, self.players, self.summary, 8, 8, family=self.family,
                            create=lambda seed, fen: PositionGame(self, seed=seed, fen=fen))
 
 

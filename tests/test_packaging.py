@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GAME = """/variants
 /rules zoo
-/challenge @bob standard
+/challenge @bob standard colour:white
 /as bob
 /accept
 /as you

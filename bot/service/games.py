@@ -176,6 +176,14 @@ class Games(Tables):
         verb = "withdraws" if user.id == record.challenger_id else "declines"
         return Reply([(Who(user, verb), " the challenge.")], game_id=record.id, finished=True)
 
+    async def waiting_challenges(self, channel: str, user: Player, declining: bool = False,
+                                 here: list[GameRecord] | None = None) -> list[GameRecord]:
+        """The open challenges in `channel` (`here`, when read already) that `user` may accept (or decline)."""
+        if here is None:
+            now = self.timer()
+            here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
+        return [r for r in here if self._may_answer(r, user, declining)]
+
     async def _challenge_for(self, channel: str, user: Player, game_id: int | None,
                              declining: bool = False) -> GameRecord:
         """The challenge `user` accepts (or, `declining`, declines or withdraws): game `game_id`, else
@@ -190,7 +198,7 @@ class Games(Tables):
                 raise UserError("That challenge was posted in another channel: answer it there, with its buttons.")
         else:
             here = [r for r in await self.store.challenges(channel) if r.due_at is None or r.due_at > now]
-            waiting = [r for r in here if self._may_answer(r, user, declining)]
+            waiting = await self.waiting_challenges(channel, user, declining, here)
             if not waiting and not declining and any(r.challenger_id == user.id for r in here):
                 raise UserError("You cannot accept your own challenge; the challenge is not for you.")
             if not waiting and here and declining and all(r.open_seat is not None for r in here):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from dataclasses import replace
 
 import rules
 from rules import Game, IllegalMove, describe_view
@@ -125,7 +127,8 @@ class Play(Tables):
                 live = await self._reopen_last_puzzle(channel, user)
             record, game = live.record, live.playing
             if not record.solo:
-                raise UserError("Takebacks are only for solo puzzles.")
+                raise UserError(Mark("/undo", code=True), " is for solo puzzles; in a two-player game ",
+                                Mark("/takeback", code=True), " asks your opponent.")
             self._seat(record, user)
             before = record.copy()
             final = game.outcome
@@ -141,13 +144,33 @@ class Play(Tables):
                 if game.outcome is None and final is not None:
                     game.finish(final)
 
+            counted = was_finished and not record.daily and not record.practice
             try:
-                await self._commit(live, before, undo=redo)
+                if counted:   # the finish stays on the board as saved; play goes on as practice, in a row of its own
+                    live.record = await self._practice_copy(record, game, redo)
+                else:
+                    await self._commit(live, before, undo=redo)
             except ChannelBusy:
                 raise UserError("Another game has started in this channel since.") from None
             if was_finished:
                 self._live[channel] = live
-            return await self._board_reply(record, game, (Who(user, "takes"), f" back {taken}."))
+            reply = await self._board_reply(live.record, game, (Who(user, "takes"), f" back {taken}."))
+            if counted:
+                reply.lines.append((f"Your finish of game #{record.id} stays on the board of results; "
+                                    f"game #{live.record.id} goes on from here as practice.",))
+            return reply
+
+    async def _practice_copy(self, record: GameRecord, game: Game, redo: Callable[[], object]) -> GameRecord:
+        """A new record for play after a counted finish (`record`, taken back in `game`, not saved)."""
+        self._settle(record, game)
+        copy = replace(record, id=None, version=0, practice=True, message_id=None, created_at=self.clock(),
+                       updated_at=self.clock())
+        try:
+            await self._create(copy)
+        except BaseException:
+            redo()
+            raise
+        return copy
 
     async def _reopen_last_puzzle(self, channel: str, user: Player) -> Live:
         record = await self.store.latest(channel, (GameStatus.FINISHED,))
@@ -163,21 +186,27 @@ class Play(Tables):
             log.exception("finished puzzle %s cannot be replayed", record.id)
             raise UserError("That puzzle cannot be restored after an update to Kibitz.") from None
 
-    async def move_suggestions(self, channel: str, user: Player, prefix: str = "", limit: int | None = 25) -> list[str]:
-        """Legal turns (or their first parts) starting with `prefix`, narrowed part by part."""
-        return [value for value, _ in await self.move_choices(channel, user, prefix, limit)]
+    async def move_suggestions(self, channel: str, user: Player, prefix: str = "", limit: int | None = 25,
+                               explain: bool = False) -> list[str]:
+        """Legal turns (or their first parts) starting with `prefix`, narrowed part by part.
+        `explain`: say why there are none (no game, not your turn) instead of answering []."""
+        return [value for value, _ in await self.move_choices(channel, user, prefix, limit, explain)]
 
     async def move_choices(self, channel: str, user: Player, prefix: str = "",
-                           limit: int | None = 25) -> list[tuple[str, str]]:
+                           limit: int | None = 25, explain: bool = False) -> list[tuple[str, str]]:
         """(value, name) pairs for /move autocomplete: the value to play, the name showing the
         SAN of the turn's first part. A partial value ("b8c6") stands for all turns beginning so."""
         async with self._lock(channel):
             live = self._live.get(channel) or await self._load(channel)
             if live is None or live.game is None or live.game.outcome:
+                if explain:
+                    await self._no_game(channel)
                 return []
             try:
                 self._require_turn(live.record, live.game, user)
             except UserError:
+                if explain:
+                    raise
                 return []   # nothing to offer someone who is not to move
             return await asyncio.to_thread(suggest, live.game, prefix, limit)
 

@@ -50,13 +50,18 @@ class Presenter(Tables):
         return hits   # a front end shows as many as it can
 
     async def list_variants(self) -> Reply:
-        solo = [i for i in rules.VARIANTS.values() if i.players == 1]
-        duel = [i for i in rules.VARIANTS.values() if i.players == 2]
-        # Names only, so the whole catalogue fits one chat message; /rules has each summary and card.
-        listed = [part for i in solo for part in (", ", Mark(i.slug, code=True), f" {i.name}")][1:]
-        lines: list[Line] = [(Mark("Solo puzzles"), " (", Mark("/puzzle", code=True), "): ", *listed)]
-        lines += [(Mark("Two-player games"), " (", Mark("/challenge", code=True), "):")]
-        lines += [(Mark(i.slug, code=True), f" {i.name}") for i in duel]
+        """One line per game, its name, slug and goal, in groups: solo puzzles, two-player games, the GOAL
+        family. Longer than one chat message: a front end splits it at line breaks (Discord: follow-ups)."""
+        groups: list[tuple[Line, list[rules.VariantInfo]]] = [
+            ((Mark("Solo puzzles"), " (", Mark("/puzzle", code=True), "):"), [], ),
+            ((Mark("Two-player games"), " (", Mark("/challenge", code=True), "):"), []),
+            ((Mark("GOAL variants"), ", two-player games from Tony Paletta's \"Modest Proposals\" (",
+              Mark("/challenge", code=True), "):"), [])]
+        for info in rules.VARIANTS.values():
+            groups[0 if info.players == 1 else 2 if info.family == "GOAL" else 1][1].append(info)
+        lines: list[Line] = []
+        for heading, infos in groups:
+            lines += [heading] + [(Mark(i.name), " (", Mark(i.slug, code=True), f"): {i.summary}") for i in infos]
         lines += [(Mark("/rules <variant>", code=True), " explains any of them.")]
         return Reply(lines)
 

@@ -102,7 +102,7 @@ class InMemoryStore:
     async def best_scores(self, guild_id: str, variant: str, higher_is_better: bool,
                           limit: int = 10) -> list[GameRecord]:
         rows = [r for r in self._rows.values() if (r.guild_id or "") == guild_id and r.variant == variant
-                and r.status == GameStatus.FINISHED and r.score is not None]
+                and r.status == GameStatus.FINISHED and r.score is not None and not r.practice]
         rows.sort(key=lambda r: (r.result != "solved", (-(r.score or 0) if higher_is_better else (r.score or 0)),
                                  r.id or 0))
         return [r.copy() for r in rows[:limit]]

@@ -268,7 +268,7 @@ class PostgresStore(SetsAsideBadRows):
         order = "DESC" if higher_is_better else "ASC"
         return await self._many(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = $1 AND variant = $2 "
-            f"AND status = '{GameStatus.FINISHED}' "
+            f"AND status = '{GameStatus.FINISHED}' AND practice = 0 "
             f"AND score IS NOT NULL ORDER BY result IS DISTINCT FROM 'solved', score {order}, id LIMIT $3",
             guild_id, variant, limit)
 

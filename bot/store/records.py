@@ -98,6 +98,7 @@ class GameRecord:
     plies_played: int = 0                # turns played, undone ones included (puzzles)
     daily: str | None = None             # YYYY-MM-DD (UTC) of a daily deal
     par: int | None = None               # best score the daily's solver found
+    practice: bool = False               # a puzzle's play after a counted finish (migration 007): not on the board
     id: int | None = None
 
     def __post_init__(self) -> None:   # ValueError for a status or ending no enum names

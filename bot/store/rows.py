@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 GAME_COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
                 "result", "reason", "ending", "score", "draw_offer", "created_at", "updated_at", "version",
                 "rules_version", "error", "home_channel_id", "message_id", "challenger_id", "move_seconds", "due_at",
-                "reminded", "takeback_offer", "hints", "plies_played", "daily", "par")
+                "reminded", "takeback_offer", "hints", "plies_played", "daily", "par", "practice")
 
 DAILY_COLUMNS = ("day", "variant", "player_id", "guild_id", "name", "game_id", "solved", "score", "hints", "plies",
                  "finished_at")
@@ -68,7 +68,7 @@ def to_row(record: GameRecord, version: int | None = None) -> tuple:
         values["version"] = version
     values["players"] = json.dumps([list(p) for p in record.players])
     values["moves"] = json.dumps(record.moves)
-    values["reminded"] = int(record.reminded)
+    values["reminded"], values["practice"] = int(record.reminded), int(record.practice)
     return tuple(values[c] for c in GAME_COLUMNS)
 
 
@@ -118,7 +118,7 @@ def from_row(row) -> GameRecord:
     if not (isinstance(moves, list) and all(isinstance(m, str) for m in moves)):
         raise BadRow(data.get("id"), f"moves is not a list of turns: {data['moves']!r:.60}")
     data["players"], data["moves"] = [tuple(p) for p in players], moves
-    data["reminded"] = bool(data["reminded"])
+    data["reminded"], data["practice"] = bool(data["reminded"]), bool(data["practice"])
     try:
         return GameRecord(**data)
     except ValueError as exc:   # a status or ending no enum names

@@ -236,7 +236,7 @@ class SqliteStore(SetsAsideBadRows):
         order = "DESC" if higher_is_better else "ASC"
         return await self._many(
             "SELECT * FROM games WHERE COALESCE(guild_id, '') = ? AND variant = ? "
-            f"AND status = '{GameStatus.FINISHED}' "
+            f"AND status = '{GameStatus.FINISHED}' AND practice = 0 "
             f"AND score IS NOT NULL ORDER BY result IS NOT 'solved', score {order}, id LIMIT ?",
             (guild_id, variant, limit))
 

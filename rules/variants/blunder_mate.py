@@ -87,6 +87,7 @@ def describe(board: chess.Board, verdict: Verdict) -> str:
 class BlunderMate(ChessVariant[Verdict | None]):
     slug = "blunder-mate"
     name = "Blunder-Mate Chess"
+    family = "GOAL"
     summary = ("Checkmate, or win at once when a different last move by your opponent would "
                "have let you mate in one.")
     initial_state = None      # None, or the Verdict that ended the game

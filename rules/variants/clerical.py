@@ -31,6 +31,7 @@ def restricted_bishop(board: chess.Board) -> chess.Square | None:
 class Clerical(ChessVariant[None]):
     slug = "clerical"
     name = "Clerical Chess"
+    family = "GOAL"
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
     insufficient_material = False
     royal_king = False                # missing, extra or attacked kings are normal here (rules card)

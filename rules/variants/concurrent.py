@@ -183,6 +183,7 @@ def play_mirror(board: chess.Board, first: int, second: int) -> None:
 class Concurrent(PartsVariant[ConcurrentTurn]):
     slug = "concurrent"
     name = "Concurrent Chess"
+    family = "GOAL"
     summary = ("Every man is colour-bound and moves differently; King and Queen are both royal. "
                "Before a move you may mirror a man across the board (a2|h2).")
 

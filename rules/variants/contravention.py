@@ -66,6 +66,7 @@ def crossing_square(move: chess.Move) -> chess.Square | None:
 class Contravention(ChessVariant[Flags]):
     slug = "contravention"
     name = "Contravention Chess"
+    family = "GOAL"
     summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
     insufficient_material = False
     initial_state = Flags(False, False)

@@ -31,6 +31,7 @@ NAMES = {chess.PAWN: "pawn", chess.KNIGHT: "Knight", chess.BISHOP: "Bishop", che
 class Counselor(PartsVariant[FairyTurn]):
     slug = "counselor"
     name = "Counselor Chess"
+    family = "GOAL"
     summary = "A short-range Queen, and both monarchs royal: mate the King, or get your own Queen mated."
     men = {**FIDE_MEN, "q": QUEEN}
     royalty = Royalty("kq")

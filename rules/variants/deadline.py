@@ -131,6 +131,7 @@ def played(board: chess.Board, moves: tuple[chess.Move, ...]) -> chess.Board:
 class Deadline(PartsVariant[DeadlineTurn]):
     slug = "deadline"
     name = "Deadline Chess"
+    family = "GOAL"
     summary = "In check? Move the King to safety, or move one other man twice: first keeping the check, then ending it."
     insufficient_material = True
 

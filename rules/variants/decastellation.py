@@ -18,6 +18,7 @@ from ..core import Ending, Outcome
 class Decastellation(ChessVariant[None]):
     slug = "decastellation"
     name = "Decastellation Chess"
+    family = "GOAL"
     summary = "No check: capture the enemy king, or capture every enemy rook, to win."
     insufficient_material = False
     royal_king = False

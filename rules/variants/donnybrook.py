@@ -29,6 +29,7 @@ NAMES = {"R": "Rook", "B": "Bishop", "N": "Knight", "Q": "Queen", "K": "King", "
 class Donnybrook(PartsVariant[FairyTurn]):
     slug = "donnybrook"
     name = "Donnybrook Chess"
+    family = "GOAL"
     summary = ("No check: capture both the enemy King and Queen (the Queen steps like a King). "
                "Captured Rooks, Bishops and Knights go back to their owner.")
     men = {**FIDE_MEN, "q": Man("queen (steps as a king)", "K")}

@@ -185,6 +185,7 @@ def describe(board: chess.Board, square: int) -> str:
 class Dowager(ChessVariant[None]):
     slug = "dowager"
     name = "Dowager Chess"
+    family = "GOAL"
     summary = ("The Queen is royal and moves like the highest man you still have; "
                "a player with no legal move loses; pawns may promote to a King.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"

@@ -84,6 +84,7 @@ def is_castling_like(board: chess.Board, move: chess.Move) -> bool:
 class Dynastic(ChessVariant[None]):
     slug = "dynastic"
     name = "Dynastic Chess"
+    family = "GOAL"
     summary = ("Capture both the enemy King and Queen. No check. A monarch moves like a Queen from "
                "next to its partner, else like a Knight, and like a King once alone.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"

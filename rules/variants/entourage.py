@@ -47,6 +47,7 @@ def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
 class Entourage(ChessVariant[str | None]):
     slug = "entourage"
     name = "Entourage Chess"
+    family = "GOAL"
     summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
     insufficient_material = False
     royal_king = False

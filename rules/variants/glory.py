@@ -31,6 +31,7 @@ def is_double_step(board: chess.Board, move: chess.Move) -> bool:
 class Glory(ChessVariant[None]):
     slug = "glory"
     name = "Glory Chess"
+    family = "GOAL"
     summary = "Checkmate, or get a pawn to the enemy's second rank and keep it there. No double step."
     double_step = False
     initial_state = None     # no extra state beyond the board

@@ -35,6 +35,7 @@ def defeat(board: chess.Board, colour: chess.Color) -> str | None:
 class Junta(ChessVariant[str | None]):
     slug = "junta"
     name = "Junta Chess"
+    family = "GOAL"
     summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
     insufficient_material = False
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"

@@ -39,6 +39,7 @@ def makes_king(board: chess.Board, move: chess.Move) -> bool:
 class Kingmaker(ChessVariant[None]):
     slug = "kingmaker"
     name = "Kingmaker Chess"
+    family = "GOAL"
     summary = "Promote a pawn into the enemy King, then force it to be the only man that can move."
     insufficient_material = False
     start_fen = START

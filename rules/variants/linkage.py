@@ -135,6 +135,7 @@ def describe_threat(board: chess.Board, threat: Threat) -> str:
 class Linkage(ChessVariant[None]):
     slug = "linkage"
     name = "Linkage Chess"
+    family = "GOAL"
     summary = "Checkmate, or linkage-mate: a King must not be left where a move makes a line of four men with it."
     insufficient_material = False   # replaced by `is_dead`: only K v K, KB v K and KN v K
     initial_state = None     # no extra state beyond the board

@@ -21,6 +21,7 @@ _FIELD = re.compile(r"\+([0-3])\+([0-3])")
 class Moderation(ChessVariant[tuple[int, int]]):
     slug = "moderation"
     name = "Moderation Chess"
+    family = "GOAL"
     summary = "Checkmate the king, but you may give only three checks; a fourth check must be mate."
     initial_state = (0, 0)   # checking moves made by (white, black)
     filters_moves = True      # `allows` refuses some

@@ -40,6 +40,7 @@ def is_defended_after(board: chess.Board, move: chess.Move) -> bool:
 class Prop(ChessVariant[int]):
     slug = "prop"
     name = "Prop Chess"
+    family = "GOAL"
     summary = "Move only to defended squares, forward when you can; leave the opponent without a move."
     royal_king = False
     fide_draws = False

@@ -39,6 +39,7 @@ def direction(move: chess.Move) -> str:
 class Regent(PartsVariant[FairyTurn]):
     slug = "regent"
     name = "Regent Chess"
+    family = "GOAL"
     summary = "The Queen is royal and a checked Queen is held by the line of the check; the King is a common man."
     men = FIDE_MEN
     royalty = Royalty("q", uncapturable="q")

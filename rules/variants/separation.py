@@ -38,6 +38,7 @@ def monarchs(board: chess.Board, colour: bool) -> tuple[int, int | None]:
 class Separation(PartsVariant[FairyTurn]):
     slug = "separation"
     name = "Separation Chess"
+    family = "GOAL"
     summary = "Queens leap like knights, knights glide like queens; keep your King and Queen apart."
     men = {**FIDE_MEN, "q": Man("queen (moves as a knight)", "N"), "n": Man("knight (moves as a queen)", "Q")}
     royalty = Royalty("kq", uncapturable="q")

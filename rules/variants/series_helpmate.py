@@ -55,6 +55,7 @@ def describe(board: chess.Board, moves: tuple[chess.Move, ...]) -> str:
 class SeriesHelpmate(ChessVariant[None]):
     slug = "series-helpmate"
     name = "Series Helpmate Chess"
+    family = "GOAL"
     summary = ("Giving checkmate loses; win when your opponent could mate you with one move, or "
                "two in a row (the first not a check).")
     initial_state = None     # no extra state beyond the board

@@ -58,6 +58,7 @@ def shrapnel(board: chess.Board, move: chess.Move, mover: chess.Piece) -> list[c
 class Shrapnel(ChessVariant[None]):
     slug = "shrapnel"
     name = "Shrapnel Chess"
+    family = "GOAL"
     summary = "Remove every enemy man. Captures also blow away the nearest man on four rays. No check."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royal_king = False

@@ -21,6 +21,7 @@ def is_forbidden_capture(board: chess.Board, move: chess.Move) -> bool:
 class Society(ChessVariant[None]):
     slug = "society"
     name = "Society Chess"
+    family = "GOAL"
     summary = "Only pawns capture or get captured; checkmate, or leave a foe only piece-takes-piece captures."
     # FIDE's material test is wrong here: K+N or K+B against a bare king can still win by a
     # forced piece-takes-piece capture. Only bare kings are dead (no capture, no check possible).

@@ -23,6 +23,7 @@ def black_failed(reason: str, kind: Ending) -> Outcome:
 class Spartan(ChessVariant[None]):
     slug = "spartan"
     name = "Spartan Chess"
+    family = "GOAL"
     summary = "White lacks Ra1, Nb1, Bc1: Black must checkmate by move 60, or White wins."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/3QKBNR w Kkq - 0 1"
     fide_draws = False   # no draws: every draw-like ending is Black's failure (rules card)

@@ -58,6 +58,7 @@ def is_submission(board: chess.Board, legal: list[chess.Move]) -> bool:
 class Submission(ChessVariant[None]):
     slug = "submission"
     name = "Submission Chess"
+    family = "GOAL"
     summary = ("Checkmate is forbidden: win by a check whose only answer is a King move that "
                "captures nothing.")
     initial_state = None     # no extra state beyond the board

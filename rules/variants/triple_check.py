@@ -76,6 +76,7 @@ def wins_as_it_stands(position: chess.Board, capturing: bool) -> bool:
 class TripleCheck(ChessVariant[str | None]):
     slug = "triple-check"
     name = "Triple Check Chess"
+    family = "GOAL"
     summary = "Check only with a safe, defended or non-capturing man; a check that is all three wins."
     initial_state = None            # None, or WON after a winning triple check
     filters_moves = True      # `allows` refuses some

@@ -36,6 +36,7 @@ def group_count(board: chess.Board, marker: str, colour: chess.Color) -> int:
 class Twilight(ChessVariant[str | None]):
     slug = "twilight"
     name = "Twilight Chess"
+    family = "GOAL"
     summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
     insufficient_material = False
     initial_state = None     # None, or the GROUPS marker of the capture that just won

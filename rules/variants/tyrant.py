@@ -21,6 +21,7 @@ from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, co
 class Tyrant(PartsVariant[FairyTurn]):
     slug = "tyrant"
     name = "Tyrant Chess"
+    family = "GOAL"
     summary = "Only kings and queens capture; captured monarchs come back. Leave him only his monarchs."
     men = {"k": Man("king", "K"), "q": Man("queen", "Q"), "r": Man("rook", "mR"), "b": Man("bishop", "mB"),
            "n": Man("knight", "mN"), "p": Man("pawn", "fmWifmnD")}

@@ -67,6 +67,7 @@ def winning_check(board: chess.Board, replies: list[chess.Move]) -> str | None:
 class Ultimate(ChessVariant[None]):
     slug = "ultimate"
     name = "Ultimate Chess"
+    family = "GOAL"
     summary = "Checkmate, where any pawn check, a forcing Knight check, and some Bishop and Rook checks are mate."
     initial_state = None     # no extra state beyond the board
 

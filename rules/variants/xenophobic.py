@@ -26,6 +26,7 @@ def intruders(board: chess.Board) -> chess.Bitboard:
 class Xenophobic(ChessVariant[None]):
     slug = "xenophobic"
     name = "Xenophobic Chess"
+    family = "GOAL"
     summary = "Checkmate the king, or land a man on c-f of the enemy back rank where it cannot be taken."
     # Not FIDE's material test: a bare king can still win by walking onto c-f of the enemy back
     # rank (rules card), so no position is dead for lack of mating material.

@@ -37,6 +37,7 @@ def add_kind(kinds: str, piece_type: chess.PieceType) -> str:
 class Zoo(ChessVariant[tuple[str, str]]):
     slug = "zoo"
     name = "Zoo Chess"
+    family = "GOAL"
     summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
     insufficient_material = False
     royal_king = False

@@ -21,7 +21,7 @@ def run_bot(tmp_path, script, *args, token=None):
 
 def test_console_plays_a_challenge_to_checkmate_and_writes_pngs(tmp_path):
     script = "\n".join([
-        "/challenge @bob standard", "/as bob", "/accept", "/as you", "/move f3", "/as bob", "/move e5",
+        "/challenge @bob standard colour:white", "/as bob", "/accept", "/as you", "/move f3", "/as bob", "/move e5",
         "/as you", "/move g4", "/as bob", "/move Qh4", "/quit", ""])
     result = run_bot(tmp_path, script, "console")
     assert result.returncode == 0, result.stderr
@@ -52,7 +52,7 @@ def test_console_speaks_to_you_with_verbs_that_agree(tmp_path):
 
 
 def test_console_speaks_of_you_in_the_second_person_while_another_player_types(tmp_path):
-    script = "/challenge @bob standard\n/as bob\n/accept\n/as you\n/takeback\n/move e4\n/as bob\n/resign\n/quit\n"
+    script = "/challenge @bob standard colour:white\n/as bob\n/accept\n/as you\n/takeback\n/move e4\n/as bob\n/resign\n/quit\n"
     out = run_bot(tmp_path, script, "console").stdout
     assert "You win (1-0): Black resigned." in out
     assert "you wins" not in out.lower() and "you is" not in out.lower()
@@ -88,7 +88,7 @@ def test_run_without_a_token_explains_and_starts_the_console(tmp_path):
     result = run_bot(tmp_path, "/variants\n/quit\n")
     assert result.returncode == 0
     assert "No DISCORD_TOKEN" in result.stderr and "discord.com/developers" in result.stderr
-    assert "kingswap KingSwap!" in result.stdout
+    assert "KingSwap! (kingswap): " in result.stdout
 
 
 @pytest.mark.asyncio
@@ -133,7 +133,7 @@ async def test_a_deadline_passing_while_the_console_waits_for_a_line_is_said_the
     out, keyboard = io.StringIO(), Keyboard()
     service = GameService(InMemoryStore(), renderer=lambda view, o: b"png", challenge_ttl=0.2)
     running = asyncio.create_task(Console(service, tmp_path, stdout=out).run(keyboard))   # type: ignore[arg-type]
-    keyboard.typed.put("/challenge @bob standard\n")
+    keyboard.typed.put("/challenge @bob standard colour:white\n")
     for _ in range(1000):   # bounded poll: the challenge expires 0.2 s after it is made
         if "expired" in out.getvalue():
             break
@@ -159,7 +159,7 @@ async def test_console_writes_plain_text_and_says_you_to_its_own_player_whatever
     out = io.StringIO()
     console = Console(GameService(InMemoryStore(), renderer=lambda view, o: b"png"), tmp_path, stdout=out,
                       user="alice")
-    for line in ["/challenge @bob standard", "/as bob", "/accept", "/as alice", "/move e4", "/as bob", "/move e5",
+    for line in ["/challenge @bob standard colour:white", "/as bob", "/accept", "/as alice", "/move e4", "/as bob", "/move e5",
                  "/as alice", "/resign", "/board", "/games", "/variants", "/rules prop", "/leaderboard standard", "/profile bob"]:
         await console.handle(line)
     text = out.getvalue()

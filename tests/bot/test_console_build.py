@@ -26,7 +26,7 @@ def number_of(out: str, words: str) -> str:
 async def console_game(tmp_path, variant: str) -> tuple[Console, io.StringIO]:
     out = io.StringIO()
     console = Console(GameService(InMemoryStore(), renderer=blank_png), tmp_path, stdout=out, user="you")
-    for line in (f"/challenge @bob {variant}", "/as bob", "/accept", "/as you"):
+    for line in (f"/challenge @bob {variant} colour:white", "/as bob", "/accept", "/as you"):
         await console.handle(line)
     return console, out
 

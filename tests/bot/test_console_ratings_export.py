@@ -9,7 +9,7 @@ from .test_console import run_bot
 
 def test_console_rates_exports_replays_and_draws_the_rules_diagram(tmp_path):
     script = "\n".join([
-        "/rules prop", "/challenge @bob standard", "/as bob", "/accept", "/as you", "/move f3", "/as bob",
+        "/rules prop", "/challenge @bob standard colour:white", "/as bob", "/accept", "/as you", "/move f3", "/as bob",
         "/move e5", "/as you", "/move g4", "/as bob", "/move Qh4", "/leaderboard standard", "/profile you",
         "/export", "/replay", "/quit", ""])
     result = run_bot(tmp_path, script, "console")

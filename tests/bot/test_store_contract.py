@@ -39,7 +39,7 @@ async def test_a_record_round_trips_with_every_field(any_store):
     rec = record(guild_id="77", seed=2**40 + 3, start_fen=START, moves=["e2e4", "g1f3 f1/g2"], result=None,
                  draw_offer="2", rules_version="0.2.0", score=None, home_channel_id="home", message_id="991",
                  challenger_id="1", move_seconds=86400, due_at=1.8e9 + 0.25, reminded=True, takeback_offer="1",
-                 hints=2, plies_played=7, daily="2026-11-23", par=3)
+                 hints=2, plies_played=7, daily="2026-11-23", par=3, practice=True)
     game_id = await any_store.create(rec)
     assert rec.id == game_id
     assert await any_store.get(game_id) == rec

@@ -247,7 +247,7 @@ async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_p
 
     out = io.StringIO()
     console = Console(service, tmp_path, stdout=out, user="you")
-    for line in ("/challenge @bob standard", "/as bob", "/accept", "/as you", "/move e4", "/takeback",
+    for line in ("/challenge @bob standard colour:white", "/as bob", "/accept", "/as you", "/move e4", "/takeback",
                  "/as bob", "/takeback maybe", "/takeback yes"):
         await console.handle(line)
     text = out.getvalue()

@@ -6,6 +6,8 @@ import logging
 import discord
 from discord import app_commands
 
+import rules
+
 from bot.discord.context import service_of
 from bot.discord.limits import MAX_CHOICE_NAME, MAX_CHOICES, MAX_OPTION
 
@@ -21,5 +23,14 @@ async def variant_autocomplete(interaction: discord.Interaction, current: str) -
     except Exception:   # autocomplete errors cannot reach the user; suggest nothing
         log.exception("variant autocomplete failed")
         return []
-    return [app_commands.Choice(name=f"{name} ({slug})"[:MAX_CHOICE_NAME], value=slug)
-            for slug, name in hits[:MAX_CHOICES]]
+    return [app_commands.Choice(name=choice_name(f"{name} ({slug})", slug), value=slug) for slug, name in hits[:MAX_CHOICES]]
+
+
+def choice_name(name: str, slug: str) -> str:
+    """"Zoo Chess (zoo): Be first to capture…": the variant's goal after its name, as much as fits."""
+    goal = rules.VARIANTS[slug].summary if slug in rules.VARIANTS else ""
+    if not goal or len(name) + 2 + len(goal) <= MAX_CHOICE_NAME:
+        return f"{name}: {goal}" if goal else name[:MAX_CHOICE_NAME]
+    room = MAX_CHOICE_NAME - len(name) - 3   # ": " and "…"
+    cut = goal[:room + 1].rsplit(" ", 1)[0] if room > 0 else ""
+    return f"{name}: {cut.rstrip(',;:')}…" if cut else name[:MAX_CHOICE_NAME]
