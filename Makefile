@@ -22,10 +22,13 @@ run: $(VENV)/.installed
 console: $(VENV)/.installed
 	$(BIN)/python -m bot console
 
+# mypy runs beside pytest (its output kept until pytest is done), as the tests spend time waiting
 test: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -q
-	$(BIN)/ruff check .
-	$(BIN)/mypy
+	@$(BIN)/mypy > $(VENV)/mypy.out 2>&1 & mypy=$$!; \
+	$(BIN)/python -m pytest -q; tests=$$?; \
+	$(BIN)/ruff check .; lint=$$?; \
+	wait $$mypy; typed=$$?; cat $(VENV)/mypy.out; \
+	[ $$tests -eq 0 ] && [ $$lint -eq 0 ] && [ $$typed -eq 0 ]
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -16,7 +16,7 @@ from bot.discord.app import KibitzBot, create_bot
 from bot.service import GameService
 from bot.store import InMemoryStore
 from tests.conftest import HINT_NODES
-from tests.discord.fake_discord import FakeDiscord
+from tests.discord.fake_discord import PATIENCE, FakeDiscord
 
 TOKEN = "test-token"
 
@@ -48,10 +48,10 @@ async def running_bot(fake: FakeDiscord, service: GameService, **options) -> Asy
     runner = asyncio.create_task(client.start(TOKEN))
     ready = asyncio.ensure_future(fake.wait_ready())
     try:
-        done, _ = await asyncio.wait({runner, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait({runner, ready}, timeout=PATIENCE, return_when=asyncio.FIRST_COMPLETED)
         if runner in done:
             runner.result()   # start() failed: raise its error
-        await asyncio.wait_for(client.wait_until_ready(), 10)
+        await asyncio.wait_for(client.wait_until_ready(), PATIENCE)
         yield client
     finally:
         ready.cancel()
@@ -84,7 +84,7 @@ async def bot(fake, service) -> AsyncIterator[KibitzBot]:
 
 async def message_noted(service: GameService, game_id: int) -> str:
     """The challenge's message id, once the bot has stored it (just after answering)."""
-    for _ in range(500):
+    for _ in range(int(PATIENCE / 0.01)):
         record = await service.game_record(game_id)
         if record is not None and record.message_id:
             return record.message_id

@@ -142,6 +142,7 @@ from aiohttp import WSMsgType, web
 
 EPHEMERAL = 1 << 6
 DISCORD_EPOCH_MS = 1_420_070_400_000   # 2015-01-01, where snowflake time starts
+PATIENCE = 30.0   # default seconds a wait polls before failing: generous, so a busy machine never fails a test
 LOADING = 1 << 7
 
 # interaction callback types
@@ -315,7 +316,7 @@ class InteractionLog:
                 out.extend(row.get("components", [row]))
         return out
 
-    async def wait(self, predicate: Callable[[InteractionLog], bool], timeout: float = 5.0) -> None:
+    async def wait(self, predicate: Callable[[InteractionLog], bool], timeout: float = PATIENCE) -> None:
         deadline = time.monotonic() + timeout
         while not predicate(self):
             left = deadline - time.monotonic()
@@ -1250,7 +1251,7 @@ class FakeDiscord:
             await log.wait(InteractionLog.is_answered, timeout)
         return log
 
-    async def wait_until(self, predicate: Callable[[], object], timeout: float = 5.0) -> None:
+    async def wait_until(self, predicate: Callable[[], object], timeout: float = PATIENCE) -> None:
         """Poll until predicate() is true (for answers that do not come through the interaction)."""
         deadline = time.monotonic() + timeout
         while not predicate():
@@ -1279,7 +1280,7 @@ class FakeDiscord:
         return data
 
     async def slash(self, name: str, options: dict[str, Any] | None = None, *, user: dict[str, Any],
-                    timeout: float = 5.0, wait: bool = True, channel: str | None = None,
+                    timeout: float = PATIENCE, wait: bool = True, channel: str | None = None,
                     late: float = 0.0) -> InteractionLog:
         """Run /name with options (user options take a user dict) in `channel` (a channel, thread or
         DM id; default: fake.channel_id); wait for the bot's answer (with wait=False, return as soon
@@ -1289,14 +1290,14 @@ class FakeDiscord:
         return await self._run(self._new_interaction(2, user, data, channel=channel), timeout, wait, late)
 
     async def autocomplete(self, name: str, options: dict[str, Any], focused: str, *, user: dict[str, Any],
-                           timeout: float = 5.0, channel: str | None = None) -> list[dict[str, Any]]:
+                           timeout: float = PATIENCE, channel: str | None = None) -> list[dict[str, Any]]:
         """Type into option `focused` of /name; return the choices the bot offered."""
         data = self._command_data(name, options, focused, channel)
         log = await self._run(self._new_interaction(4, user, data, channel=channel), timeout)
         return log.choices
 
     async def click(self, custom_id: str, *, user: dict[str, Any], message: dict[str, Any] | None = None,
-                    timeout: float = 5.0, wait: bool = True, channel: str | None = None) -> InteractionLog:
+                    timeout: float = PATIENCE, wait: bool = True, channel: str | None = None) -> InteractionLog:
         """Click the button with custom_id on `message` (default: the latest message carrying it);
         the interaction runs where the message is (or in `channel`)."""
         if message is None:
@@ -1307,7 +1308,7 @@ class FakeDiscord:
         return await self._run(log, timeout, wait)
 
     async def select(self, custom_id: str, values: list[str], *, user: dict[str, Any],
-                     message: dict[str, Any] | None = None, timeout: float = 5.0,
+                     message: dict[str, Any] | None = None, timeout: float = PATIENCE,
                      wait: bool = True, channel: str | None = None) -> InteractionLog:
         """Pick `values` in the string select with custom_id on `message` (default: the latest
         message carrying it): a component interaction of type 3 with its values."""
