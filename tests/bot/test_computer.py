@@ -251,6 +251,34 @@ async def test_a_failing_search_is_tried_again_then_a_shallow_search_moves():
     assert len(delivered.stored[0]) == 2
 
 
+class BrokenWorkers(Workers):
+    """Workers whose every search fails, the shallow one too."""
+
+    async def choose(self, job):
+        raise RuntimeError("search failed")
+
+
+@pytest.mark.asyncio
+async def test_when_every_search_fails_the_first_legal_move_is_played_without_searching_in_the_bot(monkeypatch):
+    def searched(*args, **kwargs):
+        raise AssertionError("a search ran in the bot's own process")
+
+    monkeypatch.setattr("engine.choose", searched)
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    runner = started(service, delivered, workers=BrokenWorkers(1))
+    try:
+        await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+        await service.move(CHANNEL, ALICE, "e4")
+        await delivered.wait(1, timeout=30)
+    finally:
+        await runner.stop()
+    game = rules.new_game("standard")
+    first = game.play("e4")
+    assert delivered.stored[0] == [first, min(game.legal_moves())]
+
+
 @pytest.mark.asyncio
 async def test_a_killed_worker_does_not_wedge_the_game(played):
     service, delivered, runner = played
