@@ -107,6 +107,17 @@ async def test_the_computer_moves_first_as_white_and_has_no_deadline_of_its_own(
 
 
 @pytest.mark.asyncio
+async def test_the_computer_is_never_pinged_and_its_move_numbers_the_members_next_menus(played):
+    service, delivered, _ = played
+    start = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", guild=GUILD, colour="black", level=1)
+    assert start.ping is None   # the computer is to move: no mention of a seat that is no member
+    await delivered.wait(1)
+    after = delivered.events[0].reply
+    assert after.ping == ALICE.id and after.builder is not None
+    assert after.ply == 1 > start.ply   # one up per turn, as after a member's move: an older menu never matches
+
+
+@pytest.mark.asyncio
 async def test_a_balanced_swap_game_against_the_computer(played):
     service, delivered, _ = played
     await service.challenge(CHANNEL, ALICE, COMPUTER, "balanced-swap", level=1)
