@@ -102,13 +102,6 @@ async def test_a_bystander_cannot_move_in_a_game_against_the_computer(bot, fake,
     assert [m for m in fake.messages_in(thread_id) if not m.ephemeral][1:] == []
 
 
-async def test_other_bots_are_still_refused(bot, fake):
-    other = fake._user("Helper", bot=True, user_id="4242")
-    refused = await fake.slash("challenge", {"variant": "standard", "opponent": other}, user=fake.alice)
-    assert refused.reply.ephemeral and "Bots do not play here" in refused.reply.content
-    assert fake.threads == {}
-
-
 async def test_with_the_computer_turned_off_in_settings_a_challenge_to_it_is_refused(bot, fake):
     changed = await fake.slash("settings", {"computer": False}, user=fake.alice)
     assert changed.reply.ephemeral and "Computer opponent: off." in changed.reply.content
