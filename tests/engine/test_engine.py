@@ -108,3 +108,14 @@ def test_a_balanced_swap_turn_is_a_whole_turn_of_the_busy_middlegame():
     assert len(moves) > 100   # hundreds of whole turns: not all are searched
     choice = engine.choose(game, level=engine.MAX_LEVEL, nodes=150)
     assert choice.move in moves and " " in choice.move
+
+
+@pytest.mark.parametrize("moves, nodes", [(("h2h3", "b7b5"), 250), (("b1c3", "g7g6", "f2f3"), 100)])
+def test_a_search_cut_short_after_finding_a_better_move_still_chooses_among_near_best_moves(moves, nodes):
+    """Level 3 picks among near-best moves; when the budget ran out in an iteration that had already
+    found a better move than the last whole one, that move is the choice (there was none before)."""
+    game = rules.new_game("standard")
+    for move in moves:
+        game.play(move)
+    choice = engine.choose(game, level=3, nodes=nodes)
+    assert choice.move in game.legal_moves()
