@@ -30,7 +30,6 @@ import json
 import os
 import random
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -43,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 import engine  # noqa: E402
-from load import DEADLINE, ManyChannels, in_channel, percentile, tree_cpu  # noqa: E402
+from load import DEADLINE, ManyChannels, in_channel, percentile, stop, tree_cpu  # noqa: E402
 
 PROBE = 0.01       # the loop-lag probe's sleep, seconds
 STALL = 0.1        # a wake-up this late counts as a stall
@@ -105,7 +104,7 @@ async def play(fake: ManyChannels, channel: str, member: dict, level: int, round
     made, _, _ = await in_channel(fake, channel, lambda: fake.slash(
         "challenge", {"variant": "standard", "opponent": fake.bot_user, "colour": "white", "level": level},
         user=member, timeout=60))
-    assert "plays Kibitz" in made.reply.content, made.reply.content
+    assert "plays Kibitz" in made.reply.content and not fake.threads, (made.reply.content, fake.threads)
     board, rng = chess.Board(), random.Random(int(channel))
     for _ in range(rounds):
         san = next_move(board, rng)
@@ -145,7 +144,9 @@ async def run(games: int, level: int, rounds: int) -> None:
     folder = tempfile.mkdtemp(prefix="kibitz-computer-load-")
     stats = Path(folder) / "loop.json"
     async with ManyChannels(games) as fake:
-        fake.deny_threads()   # each game in place, in its own channel
+        # each game in place, in its own channel, known to the stand-in's REST side (the computer posts there)
+        fake.channels.update((c, fake._text_channel(c, f"chess-{i}")) for i, c in enumerate(fake.channel_ids))
+        fake.deny_threads()
         members = [fake.add_member(f"player{i}") for i in range(games)]   # at most 3 computer games a member
         env = dict(os.environ, DISCORD_TOKEN="load-token", DISCORD_API_BASE=fake.api_base,
                    DISCORD_GATEWAY_URL=fake.gateway_url, KIBITZ_DB=str(Path(folder) / "kibitz.sqlite3"),
@@ -165,12 +166,7 @@ async def run(games: int, level: int, rounds: int) -> None:
             await asyncio.gather(*(one(i) for i in range(games)))
             cpu, wall = tree_cpu(bot.pid) - cpu, time.monotonic() - wall
         finally:
-            bot.send_signal(signal.SIGINT)
-            try:
-                bot.wait(30)
-            except subprocess.TimeoutExpired:
-                bot.kill()
-                bot.wait()
+            stop(bot)
     loop = json.loads(stats.read_text()) if stats.exists() else {"worst": float("nan"), "stalls": -1}
     turns = len(out["reply"])
     print(f"{games} games against Kibitz level {level} ({engine.LEVELS[level - 1].seconds} s a move), "
