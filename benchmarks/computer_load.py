@@ -143,7 +143,9 @@ async def play(fake: ManyChannels, channel: str, member: dict, level: int, round
         out["queue"].append(max(0.0, typing - done))
         out["turn"].append(posted - typing)
         out["busy"] += "Busy:" in post.content
-        board.push_san(PLAYS.search(post.content).group(1))
+        played = PLAYS.search(post.content)
+        assert played is not None, post.content
+        board.push_san(played.group(1))
         if board.is_game_over():
             return
 
