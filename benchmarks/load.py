@@ -345,13 +345,18 @@ async def _run_in(folder: str, games: int, profile: str | None, attach: str | No
                 watcher.send_signal(signal.SIGINT)
                 watcher.wait(60)
         finally:
-            bot.send_signal(signal.SIGINT)
-            try:
-                bot.wait(30)
-            except subprocess.TimeoutExpired:
-                bot.kill()
-                bot.wait()
+            stop(bot)
     return results
+
+
+def stop(bot: subprocess.Popen) -> None:
+    """Stop the bot process as `docker stop` does (SIGINT here), killed after 30 s."""
+    bot.send_signal(signal.SIGINT)
+    try:
+        bot.wait(30)
+    except subprocess.TimeoutExpired:
+        bot.kill()
+        bot.wait()
 
 
 def main() -> None:

@@ -55,10 +55,11 @@ def think(search: Search) -> Choice:
         if abs(best) > MATE_BOUND:
             break   # a forced win found (or every move loses): looking deeper changes nothing
     if margin and scores and best < MATE_BOUND:
-        near = sorted(m for m, s in scores.items() if s >= best - margin)
+        # an iteration cut short may have found a better best than the scores kept: then it stands alone
+        near = sorted(m for m, s in scores.items() if s >= best - margin) or [best_move]
         seed = zlib.crc32(f"{game.fen()}|{len(game.history)}".encode())
         best_move = random.Random(seed).choice(near)
-        best = scores[best_move]
+        best = scores.get(best_move, best)
     return Choice(best_move, best, depth, search.stats.nodes)
 
 

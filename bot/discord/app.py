@@ -20,6 +20,12 @@ Slash commands are synced only when they changed: at start-up the bot compares i
 with what Discord has (names, descriptions, options) and PUTs only on a difference. With
 ``KIBITZ_DEV_GUILD`` the commands are also copied to that guild, where changes show at once
 (global ones can take a while to reach every client), compared and synced the same way.
+
+The computer opponent: the bot starts its runner (bot/opponent/runner.py) beside the scheduler,
+with KIBITZ_ENGINE_WORKERS worker processes and KIBITZ_ENGINE_NODES (tests: a node cap instead of
+time). Its moves are posted like the deadlines' posts (deadlines.py ``show_event``); while it
+thinks, Discord's typing indicator shows in the game's channel. Closing stops it first (searches
+under way are abandoned; the computer moves after the next start-up), before the store closes.
 """
 from __future__ import annotations
 
@@ -49,8 +55,11 @@ from bot.discord.context import Answers
 from bot.discord.deadlines import show_event
 from bot.discord.outbox import Outbox
 from bot.discord.tree import KibitzTree
+from bot.opponent.runner import Runner
+from bot.opponent.workers import Workers
 from bot.scheduler import Scheduler
 from bot.service import GameService
+from bot.store import GameRecord
 from bot.store.connect import open_store
 
 COGS = (Catalogue, Starting, Playing, Records, Settings)   # the slash commands, by what a player does
@@ -69,12 +78,16 @@ class DiscordConfig:
     api_base: str = DEFAULT_API_BASE
     gateway_url: str | None = None   # None: discord.py's default gateway
     dev_guild: int | None = None     # KIBITZ_DEV_GUILD: also sync the commands there
+    engine_workers: int | None = None   # KIBITZ_ENGINE_WORKERS: the computer's worker processes
+    engine_nodes: int | None = None     # KIBITZ_ENGINE_NODES: a node cap on its searches (tests)
+    stockfish: str | None = None        # KIBITZ_STOCKFISH: Stockfish plays standard games (bot/stockfish.py)
 
     @classmethod
     def from_app_config(cls, cfg: Config) -> DiscordConfig:
         """From bot.config's Config (already read from the environment and .env)."""
         return cls(api_base=(cfg.api_base or DEFAULT_API_BASE).rstrip("/"), gateway_url=cfg.gateway_url or None,
-                   dev_guild=int(cfg.dev_guild) if cfg.dev_guild else None)
+                   dev_guild=int(cfg.dev_guild) if cfg.dev_guild else None, engine_workers=cfg.engine_workers,
+                   engine_nodes=cfg.engine_nodes, stockfish=cfg.stockfish)
 
     def apply(self) -> None:
         """Point discord.py at these endpoints. They are class-level settings: one per process."""
@@ -85,6 +98,7 @@ class DiscordConfig:
 
 class KibitzBot(commands.Bot):
     def __init__(self, service: GameService, *, sync: bool = True, dev_guild: int | None = None,
+                 engine_workers: int | None = None, engine_nodes: int | None = None, stockfish: str | None = None,
                  **options: Any) -> None:
         options.setdefault("intents", discord.Intents.default())   # no privileged intents needed
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
@@ -99,6 +113,9 @@ class KibitzBot(commands.Bot):
         self.scheduler = Scheduler(service, functools.partial(show_event, self), owns=self.owns_guild,
                                    ready=self.wait_until_ready)
         self.outbox = Outbox(self, service, compose=message, owns=self.owns_guild, ready=self.wait_until_ready)
+        self.runner = Runner(service, functools.partial(show_event, self), owns=self.owns_guild, thinking=self.show_typing,
+                             workers=Workers(engine_workers), nodes=engine_nodes, stockfish=stockfish,
+                             ready=self.wait_until_ready)
         self.stopping = False
         self._in_flight: set[asyncio.Future[Any]] = set()   # the tasks of interactions being handled
         self._parse_interaction = self._connection.parsers["INTERACTION_CREATE"]
@@ -125,8 +142,10 @@ class KibitzBot(commands.Bot):
                               error.text)
         self.scheduler.start()
         self.outbox.start()
+        self.runner.start()
 
     async def close(self) -> None:
+        await self.runner.stop()
         await self.scheduler.stop()
         await self.outbox.stop()
         await super().close()
@@ -229,6 +248,10 @@ class KibitzBot(commands.Bot):
         ids = getattr(self, "shard_ids", None) or ([self.shard_id] if self.shard_id is not None else None)
         return count is None or ids is None or shard_of(guild_id, count) in ids
 
+    async def show_typing(self, record: GameRecord) -> None:
+        """Discord's typing indicator in the game's channel while the computer thinks (up to 10 s)."""
+        await self.get_partial_messageable(int(record.channel_id)).typing()
+
     async def on_ready(self) -> None:
         log.info("connected as %s (id %s) in %d guild(s)", self.user, self.user and self.user.id, len(self.guilds))
 
@@ -266,6 +289,9 @@ def create_bot(service: GameService, *, sync: bool = True, config: DiscordConfig
     config = config or DiscordConfig.from_app_config(load_config())
     config.apply()
     options.setdefault("dev_guild", config.dev_guild)
+    options.setdefault("engine_workers", config.engine_workers)
+    options.setdefault("engine_nodes", config.engine_nodes)
+    options.setdefault("stockfish", config.stockfish)
     if options.get("shard_count") is not None:
         return ShardedKibitzBot(service, sync=sync, **options)
     return KibitzBot(service, sync=sync, **options)

@@ -22,7 +22,9 @@ plus the queue's share of it. `nodes` (KIBITZ_ENGINE_NODES; tests) caps the posi
 instead of the time: the same move on any machine.
 
 Faults. A search that fails, or a worker that dies, is tried once more (a new pool), then the
-best move of a shallow search (SHALLOW_NODES) is played: a game is never left waiting. After a
+best move of a shallow search (SHALLOW_NODES) is played; should that fail in a worker too, the
+first of the game's legal moves in canonical order (no search: a search never runs in the bot's
+own process, nor on its CPU). A game is never left waiting. After a
 worker died the store is read again for every game where the computer is to move, as at
 start-up; with PostgreSQL and shards only the games of the guilds `owns` accepts.
 """
@@ -39,7 +41,7 @@ from ..scheduler import Ready, Timer, everywhere
 from ..service import DueEvent, GameService, UserError
 from ..store import GameRecord
 from . import computer
-from .workers import Answer, Job, Workers, think
+from .workers import Answer, Job, Workers, first_legal
 
 log = logging.getLogger(__name__)
 
@@ -165,8 +167,9 @@ class Runner(Timer):
                    self.stockfish)
 
     async def _search(self, job: Job) -> Answer:
-        """A worker's answer: tried twice, then a shallow search's best move (in a worker, else here
-        in a thread off the event loop, as the last resort)."""
+        """A worker's answer: tried twice, then a shallow search's best move in a worker, and as the
+        last resort no search at all: the game's first legal move in canonical order (`first_legal`,
+        in a thread off the event loop; a search never runs in the bot's own process)."""
         for attempt in (1, 2):
             try:
                 return await self.workers.choose(job)
@@ -177,5 +180,5 @@ class Runner(Timer):
         try:
             return await self.workers.choose(shallow)
         except Exception:
-            log.exception("the shallow search failed in a worker too; searching in the bot's process")
-            return await asyncio.to_thread(think, shallow)
+            log.exception("the shallow search failed in a worker too; playing the first legal move")
+            return await asyncio.to_thread(first_legal, shallow)

@@ -55,11 +55,17 @@ class Answer:
     nodes: int
 
 
-def think(job: Job) -> Answer:
-    """Run in a worker: rebuild the game and search it."""
+def rebuild(job: Job) -> rules.Game:
+    """The job's game as the store keeps it: its set-up, then its moves replayed."""
     game = rules.new_game(job.variant, seed=job.seed, fen=job.start_fen)
     for move in job.moves:
         game.play(move)
+    return game
+
+
+def think(job: Job) -> Answer:
+    """Run in a worker: rebuild the game and search it."""
+    game = rebuild(job)
     if job.stockfish and job.variant == "standard":
         try:
             return Answer(stockfish_move(job.stockfish, game.fen(), job.level, job.seconds, job.nodes), 0, 0, 0)
@@ -67,6 +73,12 @@ def think(job: Job) -> Answer:
             log.exception("Stockfish failed in game of %d plies; the built-in engine plays", len(job.moves))
     choice = engine.choose(game, job.level, job.seconds, job.nodes)
     return Answer(choice.move, choice.score, choice.depth, choice.nodes)
+
+
+def first_legal(job: Job) -> Answer:
+    """No search: the first of the game's legal moves in canonical (sorted) order. The runner's
+    last resort when even a worker's shallow search failed, cheap enough for the bot's own process."""
+    return Answer(min(rebuild(job).legal_moves()), 0, 0, 0)
 
 
 def start_worker(cpus: frozenset[int]) -> None:

@@ -95,6 +95,7 @@ class Computer(Tables):
             name = record.players[computer.seat(record.players) or 0][1]
             before = record.copy()
             record.moves.append(game.play(move))
+            record.plies_played += 1   # as a member's move: the turn builder's menus are numbered by it
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
             note = " (Busy: it thought less than usual.)" if busy else ""

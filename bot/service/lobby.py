@@ -8,6 +8,7 @@ from typing import Callable
 import rules
 from rules import Game
 
+from ..opponent import computer
 from ..settings import MAX_DAYS, MIN_DAYS, ServerSettings
 from ..store import GameRecord, GameStatus
 from ..timing import DAY, plural
@@ -119,9 +120,9 @@ class Lobby(Tables):
         return await self._ping_member(reply, pid)
 
     async def _ping_member(self, reply: Reply, pid: str) -> Reply:
-        """Mark the answer to ping member `pid`, unless they turned pings off."""
+        """Mark the answer to ping member `pid`, unless they turned pings off (the computer is never pinged)."""
         try:
-            if pid and await self.store.pings(pid):
+            if pid and not computer.is_computer(pid) and await self.store.pings(pid):
                 reply.ping = pid
         except Exception:   # the change is committed: a missing ping is no reason to fail its answer
             log.exception("could not read the ping preference of %s", pid)

@@ -108,6 +108,17 @@ async def test_the_computer_moves_first_as_white_and_has_no_deadline_of_its_own(
 
 
 @pytest.mark.asyncio
+async def test_the_computer_is_never_pinged_and_its_move_numbers_the_members_next_menus(played):
+    service, delivered, _ = played
+    start = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", guild=GUILD, colour="black", level=1)
+    assert start.ping is None   # the computer is to move: no mention of a seat that is no member
+    await delivered.wait(1)
+    after = delivered.events[0].reply
+    assert after.ping == ALICE.id and after.builder is not None
+    assert after.ply == 1 > start.ply   # one up per turn, as after a member's move: an older menu never matches
+
+
+@pytest.mark.asyncio
 async def test_a_balanced_swap_game_against_the_computer(played):
     service, delivered, _ = played
     await service.challenge(CHANNEL, ALICE, COMPUTER, "balanced-swap", level=1)
@@ -251,6 +262,34 @@ async def test_a_failing_search_is_tried_again_then_a_shallow_search_moves():
         await runner.stop()
     assert [job.nodes for job in workers.jobs] == [NODES + 1, NODES + 1, runner_module.SHALLOW_NODES]
     assert len(delivered.stored[0]) == 2
+
+
+class BrokenWorkers(Workers):
+    """Workers whose every search fails, the shallow one too."""
+
+    async def choose(self, job):
+        raise RuntimeError("search failed")
+
+
+@pytest.mark.asyncio
+async def test_when_every_search_fails_the_first_legal_move_is_played_without_searching_in_the_bot(monkeypatch):
+    def searched(*args, **kwargs):
+        raise AssertionError("a search ran in the bot's own process")
+
+    monkeypatch.setattr("engine.choose", searched)
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    delivered = Delivered(store)
+    runner = started(service, delivered, workers=BrokenWorkers(1))
+    try:
+        await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+        await service.move(CHANNEL, ALICE, "e4")
+        await delivered.wait(1, timeout=30)
+    finally:
+        await runner.stop()
+    game = rules.new_game("standard")
+    first = game.play("e4")
+    assert delivered.stored[0] == [first, min(game.legal_moves())]
 
 
 @pytest.mark.asyncio

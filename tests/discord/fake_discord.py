@@ -76,6 +76,9 @@ Threads only: running an interaction there as anyone else raises AssertionError 
 as Discord would never send it). As on Discord, a bot message in a private thread that pings a
 user (per its allowed_mentions) adds them to the thread.
 
+``POST /channels/{id}/typing`` (the typing indicator) answers 204 with no body, as Discord does
+outside slow mode; ``fake.requests_to("typing")`` lists them.
+
 DMs: ``POST /users/@me/channels {recipient_id}`` answers the user's DM channel (type 1, the same
 id every time; ``fake.dm_channel_of(user)`` gives it, creating it if need be).
 ``fake.deny_dms(user)``: posting there answers 403 code 50007 "Cannot send messages to this user".
@@ -359,6 +362,7 @@ ROUTES: dict[str, tuple[str, str]] = {
     "edit_channel": ("PATCH", r"/channels/[^/]+"),
     "get_channel": ("GET", r"/channels/[^/]+"),
     "create_dm": ("POST", r"/users/@me/channels"),
+    "typing": ("POST", r"/channels/[^/]+/typing"),
     "sync_commands": ("PUT", r"/applications/[^/]+/commands"),
     "sync_guild_commands": ("PUT", r"/applications/[^/]+/guilds/[^/]+/commands"),
 }
@@ -938,6 +942,8 @@ class FakeDiscord:
             return web.Response(status=204)
         if rest == ["messages"] and method == "POST":
             return self._channel_message(channel_id, body, files)
+        if rest == ["typing"] and method == "POST":   # trigger typing indicator: 204, no body
+            return web.Response(status=204)
         if len(rest) == 2 and rest[0] == "messages":
             message = self.messages.get(rest[1])
             if message is None or message["channel_id"] != channel_id:

@@ -34,7 +34,7 @@ def pinged(message: dict) -> list[str]:
 async def test_options_are_variant_first_then_opponent_colour_days(bot, fake):
     [command] = [c for c in fake.commands if c["name"] == "challenge"]
     options = [(o["name"], o.get("required", False)) for o in command["options"]]
-    assert options == [("variant", True), ("opponent", False), ("colour", False), ("days", False)]
+    assert options == [("variant", True), ("opponent", False), ("colour", False), ("days", False), ("level", False)]
     colour = next(o for o in command["options"] if o["name"] == "colour")
     assert [c["value"] for c in colour["choices"]] == ["white", "black", "random"]
     days = next(o for o in command["options"] if o["name"] == "days")
@@ -150,8 +150,9 @@ async def test_names_show_as_typed_and_never_ping(bot, fake: FakeDiscord, servic
     assert '[White "**@everyone**"]' in pgn.reply.files[0].data.decode()   # the PGN keeps the name as typed
 
 
-async def test_a_bot_cannot_be_challenged(bot, fake):
-    log = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bot_user}, user=fake.alice)
+async def test_a_bot_cannot_be_challenged(bot, fake):   # other than Kibitz itself (test_computer.py)
+    other = fake._user("Helper", bot=True, user_id="4242")
+    log = await fake.slash("challenge", {"variant": "standard", "opponent": other}, user=fake.alice)
     assert log.reply.ephemeral and "Bots" in log.reply.content
 
 

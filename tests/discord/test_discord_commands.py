@@ -156,8 +156,9 @@ async def test_buttons_still_work_after_a_restart(fake, service):
         assert "bob accepts" in accepted.reply.content
 
 
-async def test_cannot_challenge_a_bot(bot, fake):
-    log = await fake.slash("challenge", {"opponent": fake.bot_user, "variant": "standard"}, user=fake.alice)
+async def test_cannot_challenge_a_bot(bot, fake):   # other than Kibitz itself (test_computer.py)
+    other = fake._user("Helper", bot=True, user_id="4242")
+    log = await fake.slash("challenge", {"opponent": other, "variant": "standard"}, user=fake.alice)
     assert "Bots" in assert_private_error(log)
 
 

@@ -118,3 +118,14 @@ def test_a_search_cut_mid_iteration_by_a_better_move_still_chooses_among_near_be
     for nodes in (120, 200, 300):
         choice = engine.choose(game, level=level, nodes=nodes)
         assert choice.move in game.legal_moves()
+
+
+@pytest.mark.parametrize("moves, nodes", [(("h2h3", "b7b5"), 250), (("b1c3", "g7g6", "f2f3"), 100)])
+def test_a_search_cut_short_after_finding_a_better_move_still_chooses_among_near_best_moves(moves, nodes):
+    """Level 3 picks among near-best moves; when the budget ran out in an iteration that had already
+    found a better move than the last whole one, that move is the choice (there was none before)."""
+    game = rules.new_game("standard")
+    for move in moves:
+        game.play(move)
+    choice = engine.choose(game, level=3, nodes=nodes)
+    assert choice.move in game.legal_moves()

@@ -42,12 +42,14 @@ class Settings(commands.Cog):
                            threads="Whether each accepted challenge and puzzle gets a thread of its own",
                            days=f"Default days per move, {MIN_DAYS} to {MAX_DAYS} (0: the bot's default)",
                            announce="A channel where every challenge is also announced",
-                           stop_announcing="Stop announcing challenges in another channel")
+                           stop_announcing="Stop announcing challenges in another channel",
+                           computer="Whether members may play the computer (/challenge opponent:@Kibitz)")
     @app_commands.autocomplete(enable=enable_autocomplete, disable=variant_autocomplete)
     async def settings(self, interaction: discord.Interaction, enable: Text | None = None,
                        disable: Text | None = None, threads: bool | None = None,
                        days: app_commands.Range[int, 0, MAX_DAYS] | None = None,
-                       announce: discord.TextChannel | None = None, stop_announcing: bool = False) -> None:
+                       announce: discord.TextChannel | None = None, stop_announcing: bool = False,
+                       computer: bool | None = None) -> None:
         async def work():
             if interaction.guild_id is None:
                 raise UserError("Settings belong to a server; there are none in direct messages.")
@@ -57,11 +59,12 @@ class Settings(commands.Cog):
                 raise UserError(f"I cannot post in {announce.mention}: let me send messages there, or choose "
                                 f"another channel.")
             guild = guild_key(interaction)
-            if (enable, disable, threads, days, announce, stop_announcing) == (None, None, None, None, None, False):
+            if (enable, disable, threads, days, announce, stop_announcing, computer) == \
+                    (None, None, None, None, None, False, None):
                 return await self.service.show_settings(guild, channel_mention)
             return await self.service.change_settings(
                 guild, enable=enable, disable=disable, threads=threads, days=days,
                 announce=str(announce.id) if announce is not None else None, stop_announcing=stop_announcing,
-                channel_name=channel_mention)
+                channel_name=channel_mention, computer=computer)
 
         await answer(interaction, work())

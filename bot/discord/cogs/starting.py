@@ -3,6 +3,10 @@
 A challenge accepted or a puzzle asked for in a text channel is played in a thread of its own
 (bot/discord/components/threads.py).
 
+``/challenge variant opponent:@Kibitz [level]`` (the bot's own user) starts a game against the
+computer at once (:func:`play_computer`): no Accept; the channel gets a public pointer and the
+game its own thread, ``alice vs Kibitz (level 3) · Zoo Chess``. Other bots are refused.
+
 ``/puzzle variant daily:True`` (:func:`daily_puzzle`): each member plays their own copy of today's
 deal where nobody else sees it,
 
@@ -27,19 +31,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import engine
 import rules
 from bot.discord.answers import answer, post_reply
 from bot.discord.cogs.options import Text, variant_autocomplete
 from bot.discord.components.challenge import announce_challenge
 from bot.discord.components.kingswap_grid import post_grid
-from bot.discord.components.threads import (add_players, drop_thread, fit_thread_name, may_open_thread, open_thread,
-                                            thread_name)
+from bot.discord.components.threads import (add_players, begin_in, drop_thread, fit_thread_name, may_open_thread,
+                                            open_thread, thread_name)
 from bot.discord.context import channel_key, guild_key, player
 from bot.discord.interactions import defer_privately, send
 from bot.discord.limits import MAX_INTEGER
 from bot.discord.transport import describe
 from bot.names import plain
-from bot.service import GameService, Player, Reply, UserError
+from bot.service import COMPUTER, GameService, Player, Reply, UserError
 from bot.settings import MAX_DAYS, MIN_DAYS
 from bot.store import GameRecord, GameStatus
 
@@ -103,19 +108,28 @@ class Starting(commands.Cog):
     @app_commands.describe(variant="The variant",
                            opponent="Who you want to play (leave out: an open challenge anyone may accept)",
                            colour="The colour you play (random if left out)",
-                           days=f"Days allowed per move, {MIN_DAYS} to {MAX_DAYS} (default: the server's)")
+                           days=f"Days allowed per move, {MIN_DAYS} to {MAX_DAYS} (default: the server's)",
+                           level=f"Against Kibitz: 1 ({engine.LEVELS[0].name}) to {engine.MAX_LEVEL} "
+                                 f"({engine.LEVELS[-1].name}); default {engine.DEFAULT_LEVEL}")
     @app_commands.autocomplete(variant=variant_autocomplete)
     async def challenge(self, interaction: discord.Interaction, variant: Text, opponent: discord.User | None = None,
                         colour: Literal["white", "black", "random"] = "random",
-                        days: app_commands.Range[int, MIN_DAYS, MAX_DAYS] | None = None) -> None:
+                        days: app_commands.Range[int, MIN_DAYS, MAX_DAYS] | None = None,
+                        level: app_commands.Range[int, 1, engine.MAX_LEVEL] | None = None) -> None:
+        me = interaction.client.user
+        if opponent is not None and me is not None and opponent.id == me.id and interaction.guild_id is not None:
+            await answer(interaction, play_computer(interaction, self.service, variant, colour, days, level),
+                         changes=True)
+            return
+
         async def work() -> Reply:
             if interaction.guild_id is None:   # nobody else sees a DM with the bot: the challenge would go unseen
                 raise UserError("Challenges are made in a server channel, where your opponent can see them.")
             if opponent is not None and opponent.bot:
-                raise UserError("Bots do not play here; challenge a person.")
+                raise UserError("Bots do not play here; challenge a person, or Kibitz itself.")
             return await self.service.challenge(channel_key(interaction), player(interaction.user),
                                                 player(opponent) if opponent is not None else None, variant,
-                                                guild=guild_key(interaction), colour=colour, days=days)
+                                                guild=guild_key(interaction), colour=colour, days=days, level=level)
 
         reply = await answer(interaction, work(), changes=True)
         await announce_challenge(interaction, self.service, reply)
@@ -128,6 +142,19 @@ class Starting(commands.Cog):
             return await self.service.games(guild_key(interaction), lambda r: game_link(interaction.guild_id, r))
 
         await answer(interaction, work())
+
+
+async def play_computer(interaction: discord.Interaction, service: GameService, variant: str, colour: str,
+                        days: int | None, level: int | None) -> Reply:
+    """A game against the computer, begun at once in a thread of its own where one may be made
+    (else in place): its first board posted there, the member added; the answer is a public pointer."""
+    guild, home, user = guild_key(interaction), channel_key(interaction), player(interaction.user)
+    level = engine.DEFAULT_LEVEL if level is None else level
+    info = await service.check_computer(guild, user, variant, level)   # before any thread is made
+    thread = await open_thread(interaction, thread_name(f"{user.name} vs Kibitz (level {level})", info.name)) \
+        if await may_open_thread(interaction) else None
+    return await begin_in(interaction, thread, lambda play_in: service.challenge(
+        home, user, COMPUTER, variant, guild=guild, colour=colour, days=days, level=level, play_in=play_in), [user.id])
 
 
 async def daily_puzzle(interaction: discord.Interaction, service: GameService, variant: str,

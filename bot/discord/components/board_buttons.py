@@ -10,7 +10,8 @@ earlier game does nothing.
     kibitz:draw-yes:<game>     "Accept draw" under an offer: accepts it, if it still stands
     kibitz:resign:<game>       asks, privately, "Resign?" with a confirm button:
     kibitz:resign-ok:<game>    resigns
-    kibitz:rematch:<game>      challenges the other player again, colours swapped
+    kibitz:rematch:<game>      challenges the other player again, colours swapped; against the
+                               computer the new game begins at once, in a new thread of the channel
     kibitz:takeback-yes:<game>:<ply>:<asker> / kibitz:takeback-no:...   answer the takeback request
                                `asker` made after `ply` moves (not a later one)
 
@@ -24,12 +25,16 @@ from typing import Any
 
 import discord
 
+import rules
 from bot.discord.components.challenge import announce_challenge
+from bot.discord.components.threads import begin_in, open_thread_in, thread_name
 from bot.discord.context import answers_of, channel_key, guild_key, player, service_of
 from bot.discord.interactions import send
 from bot.discord.transport import describe
 from bot.discord.tree import report_error
+from bot.opponent import computer
 from bot.service import Reply
+from bot.store import GameRecord, GameStatus
 
 log = logging.getLogger(__name__)
 
@@ -154,13 +159,34 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
         return cls(int(match["game"]))
 
     async def answer(self, interaction: discord.Interaction) -> Reply:
-        return await service_of(interaction).rematch(channel_key(interaction), player(interaction.user), self.game_id,
-                                                   guild=guild_key(interaction))
+        service, user = service_of(interaction), player(interaction.user)
+        record = await service.game_record(self.game_id)
+        if record is not None and (seat := computer.seat(record.players)) is not None:
+            return await self._against_computer(interaction, record, computer.level_of(record.players[seat][0]))
+        return await service.rematch(channel_key(interaction), user, self.game_id, guild=guild_key(interaction))
+
+    async def _against_computer(self, interaction: discord.Interaction, record: GameRecord, level: int) -> Reply:
+        """The new game begins at once, in a new thread of the channel the last one was asked in
+        (else in place); the answer points to it."""
+        await interaction.response.defer()   # a thread and a board to make: more than a quick answer
+        service, user, guild = service_of(interaction), player(interaction.user), guild_key(interaction)
+        if record.status == GameStatus.FINISHED and guild == record.guild_id:   # else rematch() says why not
+            await service.check_computer(guild, user, record.variant, level)   # before any thread is made
+        info = rules.VARIANTS.get(record.variant)
+        home = record.home_channel_id if record.home_channel_id != record.channel_id else None
+        parent = interaction.client.get_channel(int(home)) if home else None
+        thread = await open_thread_in(parent, thread_name(f"{user.name} vs Kibitz (level {level})", info.name
+                                                          if info else record.variant)) \
+            if isinstance(parent, discord.TextChannel) and (await service.server_settings(guild)).threads else None
+        return await begin_in(interaction, thread, lambda play_in: service.rematch(
+            home if home and play_in else channel_key(interaction), user, self.game_id, guild=guild, play_in=play_in),
+            [user.id])
 
     async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
         """As after a /challenge: note the message (edited when the challenge is settled) and
-        announce it in the server's challenge channel."""
-        await announce_challenge(interaction, service_of(interaction), reply)
+        announce it in the server's challenge channel (a game against the computer has no challenge)."""
+        if reply.challenge is not None:
+            await announce_challenge(interaction, service_of(interaction), reply)
 
 
 class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],

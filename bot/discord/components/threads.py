@@ -12,11 +12,13 @@ import logging
 
 import discord
 
-from bot.discord.context import guild_key, service_of
+from collections.abc import Awaitable, Callable
+
+from bot.discord.context import answers_of, guild_key, service_of
 from bot.discord.limits import MAX_CHANNEL_NAME
 from bot.discord.transport import describe
 from bot.names import one_line, plain
-from bot.service import GameService
+from bot.service import GameService, Reply
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +50,11 @@ async def may_open_thread(interaction: discord.Interaction) -> bool:
 async def open_thread(interaction: discord.Interaction, name: str) -> discord.Thread | None:
     """A public thread in the interaction's channel, or None where Discord refuses (the game is then played in place)."""
     channel = interaction.channel
-    if not isinstance(channel, discord.TextChannel):
-        return None
+    return await open_thread_in(channel, name) if isinstance(channel, discord.TextChannel) else None
+
+
+async def open_thread_in(channel: discord.TextChannel, name: str) -> discord.Thread | None:
+    """A public thread in `channel`, or None where Discord refuses (the game is then played in place)."""
     try:
         return await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
                                            auto_archive_duration=THREAD_ARCHIVE_MINUTES)  # type: ignore[arg-type]
@@ -80,3 +85,21 @@ async def drop_thread(thread: discord.Thread, service: GameService) -> None:
         await thread.delete()
     except discord.HTTPException as error:
         log.warning("could not remove unused thread %s (%s)", thread.id, describe(error))
+
+
+async def begin_in(interaction: discord.Interaction, thread: discord.Thread | None,
+                   start: Callable[[str | None], Awaitable[Reply]], player_ids: list[str]) -> Reply:
+    """A game begun at once by `start(play_in)` in `thread` (None: in place), the thread removed
+    if it fails. With a thread: the first board posted there, the players added, and the answer
+    a pointer (the Reply's first line and the thread's link)."""
+    try:
+        reply = await start(str(thread.id) if thread else None)
+    except BaseException:
+        if thread is not None:
+            await drop_thread(thread, service_of(interaction))
+        raise
+    if thread is None:
+        return reply
+    await answers_of(interaction).post(interaction, thread, reply)
+    await add_players(thread, player_ids)
+    return Reply(f"{reply.text.splitlines()[0]} It is played in {thread.jump_url}", game_id=reply.game_id)
