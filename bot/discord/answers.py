@@ -68,8 +68,8 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
         extra["embed"] = reply_embed(reply)
         if more := card_pieces(reply.embed)[2]:   # a card longer than one embed goes on in a second
             extra["embeds"] = [extra.pop("embed"), discord.Embed(description=more)]
-    if reply.ping is not None:   # that member alone; the bot's default stays AllowedMentions.none()
-        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(reply.ping))])
+    if reply.mentions:   # those members alone; the bot's default stays AllowedMentions.none()
+        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(pid)) for pid in reply.mentions])
     return extra
 
 
@@ -79,8 +79,8 @@ def message(reply: Reply) -> tuple[str, dict[str, Any]]:
 
 
 def reply_text(reply: Reply) -> str:
-    """The Reply's text, opening with a mention of the member it pings, if any."""
-    return f"<@{reply.ping}> {reply.text}" if reply.ping is not None else reply.text
+    """The Reply's text, opening with a mention of each member it pings, if any."""
+    return "".join(f"<@{pid}> " for pid in reply.mentions) + reply.text
 
 
 def reply_embed(reply: Reply) -> discord.Embed:

@@ -12,6 +12,7 @@ from .. import daily
 from ..builder import Menu, menu as builder_menu
 from ..store import ChannelBusy, GameRecord, GameStatus
 from ..suggest import suggest
+from .present import turn_headline
 from .tables import Live, Tables, tells_notices
 from .types import Mark, Player, Reply, UserError, Who
 
@@ -47,7 +48,7 @@ class Play(Tables):
         self._cancel_offers(record, user)
         self._settle(record, game)   # the reply shows the settled record (a finished game's Rematch)
         try:
-            return self._compose_board(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
+            return self._compose_board(record, game, lambda words: turn_headline(user, words))
         except Exception:   # noqa: BLE001 - not committed yet: the commit decides, the board comes after
             return None
 
@@ -56,7 +57,7 @@ class Play(Tables):
         record, game = live.record, live.playing
         await self._commit(live, before, undo=game.undo, settled=True)
         if reply is None:
-            reply = await self._board_reply(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
+            reply = await self._board_reply(record, game, lambda words: turn_headline(user, words))
         return await self._ping_next(reply, record, game)
 
     @staticmethod
@@ -276,4 +277,4 @@ class Play(Tables):
             record.moves.append(played)
             record.plies_played += 1
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
+            return await self._board_reply(record, game, lambda words: turn_headline(user, words))

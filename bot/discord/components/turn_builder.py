@@ -86,7 +86,7 @@ def builder_view(game_id: int, ply: int, menu: Menu) -> discord.ui.View:
     if menu.parts or menu.origin or menu.page:
         confirm_state = _state_for("tbok", game_id, ply, menu.parts)
         view.add_item(ConfirmButton(game_id, ply, confirm_state, disabled=not menu.complete,
-                                    label=f"Confirm {menu.text}" if menu.complete else "Confirm"))
+                                    label=f"Confirm {menu.label}" if menu.complete else "Confirm"))
         view.add_item(ClearButton(game_id, ply))
     return view
 
