@@ -151,6 +151,7 @@ class Games(Tables):
                 record.players[seat] = (user.id, user.name)
             game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
             record.channel_id = where
+            record.message_id = None   # the challenge's message is settled now; it becomes the newest board's
             record.status = GameStatus.ACTIVE
             record.due_at = self.timer() + record.move_seconds if record.move_seconds else None
             self._settle(record, game)

@@ -9,6 +9,7 @@ from importlib import metadata
 import rules
 
 from ..builder import Menu
+from ..daily import GridState
 from ..store import GameRecord
 
 
@@ -128,6 +129,7 @@ class Reply:
     finished: bool = False
     view: rules.BoardView | None = None            # the position shown, for text front ends
     builder: Menu | None = None                    # first menu of the turn builder, for the player to move
+    grid: GridState | None = None                  # KingSwap!'s 25 squares to click, shown instead of the builder
     ply: int | None = None                         # turns played in the game shown
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
     ping: str | None = None                        # id of the (first) member this answer should notify

@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from bot.service import GameService
+from bot.store import InMemoryStore
+from tests.discord.conftest import running_bot, tiny_png
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.test_deadlines import WAIT, posted, service_with
-from tests.discord.conftest import running_bot
 
 pytestmark = pytest.mark.asyncio
 
@@ -23,9 +24,17 @@ def button(log, label: str) -> str:
 
 async def begin(fake: FakeDiscord, variant: str = "standard") -> str:
     """alice (White) v bob, accepted: the game's thread."""
-    made = await fake.slash("challenge", {"variant": variant, "opponent": fake.bob, "colour": "white"}, user=fake.alice)
-    await fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message)
+    made, _ = await accept(fake, variant)
     return list(fake.threads)[-1]
+
+
+async def accept(fake: FakeDiscord, variant: str = "standard"):
+    """alice challenges bob, who accepts: (the challenge's log, the Accept click's log)."""
+    made = await fake.slash("challenge", {"variant": variant, "opponent": fake.bob, "colour": "white"}, user=fake.alice)
+    threads = len(fake.threads)
+    accepted = await fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message)
+    assert len(fake.threads) > threads and "was accepted" in fake.messages[made.reply.message["id"]]["content"]
+    return made, accepted
 
 
 async def play(fake: FakeDiscord, thread: str, user: dict[str, Any], move: str):
@@ -109,3 +118,83 @@ async def test_a_loss_on_time_pings_both_players(fake):
         assert final.content.startswith(f"<@{alice}> <@{bob}> alice ran out of time.\n**bob wins** (0-1): Time.")
         assert sorted(mentioned(final)) == sorted([alice, bob])
         assert sorted(str(u) for u in final.allowed_mentions["users"]) == sorted([alice, bob])
+
+
+def controls(fake: FakeDiscord, message_id: str) -> list[dict[str, Any]]:
+    return fake.messages[message_id]["components"]
+
+
+def strips(fake: FakeDiscord) -> list[str]:
+    """The ids of the messages the bot edited to have no components, and nothing else (their text and
+    picture kept), in order (the request log)."""
+    edits = fake.requests_to("PATCH /channels/[0-9]+/messages/[0-9]+")
+    return [r.path.rsplit("/", 1)[1] for r in edits if r not in fake.besides_stripped(edits) and r.status == 200]
+
+
+async def test_a_new_board_takes_the_controls_off_the_board_before_it(bot, fake):
+    thread = await begin(fake)
+    [first] = [m.message["id"] for m in fake.messages_in(thread) if m.files]
+    assert controls(fake, first)   # the first board: builder, Draw, Resign
+    second = (await play(fake, thread, fake.alice, "e4")).message["id"]
+    await fake.wait_until(lambda: strips(fake))   # just after the new board
+    assert strips(fake) == [first] and controls(fake, first) == [] and controls(fake, second)
+    third = (await play(fake, thread, fake.bob, "e5")).message["id"]
+    await fake.wait_until(lambda: len(strips(fake)) == 2)
+    assert strips(fake) == [first, second] and controls(fake, third)
+    shown = (await fake.slash("board", {}, user=fake.carol, channel=thread)).reply.message["id"]   # /board is a board too
+    await fake.wait_until(lambda: len(strips(fake)) == 3)
+    assert strips(fake) == [first, second, third] and controls(fake, shown)
+    boards = [m.message["id"] for m in fake.messages_in(thread) if m.files]
+    assert [b for b in boards if controls(fake, b)] == [shown]
+
+
+async def test_the_computers_move_takes_the_controls_off_the_members_board(bot, fake, service):
+    from bot.discord.deadlines import post_in, show_event
+    from bot.service import COMPUTER, DueEvent, Player
+
+    alice = Player(fake.alice["id"], "alice")
+    start = await service.challenge(fake.channel_id, alice, COMPUTER, "standard", guild=fake.guild_id,
+                                    colour="white", level=1)
+    record = await service.game_record(start.game_id or 0)
+    await post_in(bot, record, fake.channel_id, start, "start")
+    [first] = [m.message["id"] for m in fake.messages_in(fake.channel_id) if m.files]
+    mine = (await play(fake, fake.channel_id, fake.alice, "e4")).message["id"]
+    await fake.wait_until(lambda: strips(fake))
+    assert strips(fake) == [first]
+    reply = await service.play_computer(start.game_id or 0, 1, "e7e5")
+    await show_event(bot, DueEvent("move", await service.game_record(start.game_id or 0), reply))
+    posted = fake.channel_messages[-1].message["id"]
+    assert strips(fake) == [first, mine] and controls(fake, posted) and posted != mine
+
+
+async def test_a_refused_edit_of_the_old_board_never_fails_the_move(bot, fake, service):
+    thread = await begin(fake)
+    fake.inject("PATCH /channels/[0-9]+/messages/[0-9]+", status=403, body={"message": "Missing Access", "code": 50001},
+                times=None)
+    board = await play(fake, thread, fake.alice, "e4")
+    assert board.content.startswith(f"<@{fake.bob['id']}> 1. alice plays **e4**.")
+    assert (await play(fake, thread, fake.bob, "e5")).content.startswith(f"<@{fake.alice['id']}> 1… bob plays **e5**.")
+    assert (await service.store.latest(thread)).moves == ["e2e4", "e7e5"]
+
+
+async def test_the_newest_board_is_remembered_across_a_restart(fake):
+    store = InMemoryStore()
+    async with running_bot(fake, GameService(store, renderer=tiny_png)):
+        thread = await begin(fake)
+        before = (await play(fake, thread, fake.alice, "e4")).message["id"]
+        await fake.wait_until(lambda: strips(fake))   # kept as the newest board (then the first one lost its controls)
+    async with running_bot(fake, GameService(store, renderer=tiny_png)):   # nothing kept in memory
+        await play(fake, thread, fake.bob, "e5")
+        await fake.wait_until(lambda: before in strips(fake))
+        assert strips(fake)[-1] == before and controls(fake, before) == []
+
+
+async def test_an_accepted_challenge_is_one_message_in_its_channel(bot, fake):
+    made, accepted = await accept(fake)
+    thread = list(fake.threads)[-1]
+    assert [r.path for r in await fake.nothing_more(user=fake.carol) if r.method == "POST"] == []
+    public = [m.message["id"] for m in fake.messages_in(fake.channel_id) if not m.ephemeral]
+    assert public[:-1] == [made.reply.message["id"]]   # then /help's answer
+    edited = fake.messages[made.reply.message["id"]]
+    assert "was accepted" in edited["content"] and thread in edited["content"] and edited["components"] == []
+    assert accepted.reply.ephemeral and thread in accepted.reply.content   # the accepter alone reads it again
