@@ -43,6 +43,7 @@ class Menu:
     options: tuple[Option, ...]  # this page's options (empty when nothing can follow)
     complete: bool               # `parts` already form a complete legal turn
     summary: str                 # the turn so far in words ("Nc6, then swap ...")
+    label: str = ""              # a complete turn as players write it ("Nh6, h6/f7"), for its Confirm
 
     @property
     def text(self) -> str:
@@ -89,7 +90,8 @@ def menu(game: Game, parts: tuple[str, ...] = (), origin: str = "", page: int = 
         prompt = _prompt(following, origin, depth, pieces)
     shown, pages, page = _paged(options, page)
     summary = ", then ".join(labels_for(game, parts, matching, view)) if parts else ""
-    return Menu(parts, origin, page, pages, prompt, tuple(shown), complete, summary)
+    return Menu(parts, origin, page, pages, prompt, tuple(shown), complete, summary,
+                game.label(" ".join(parts)) if complete else "")
 
 
 def _paged(options: list[Option], page: int) -> tuple[list[Option], int, int]:

@@ -12,6 +12,7 @@ import shlex
 import sys
 import textwrap
 import threading
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import TextIO
 
@@ -22,7 +23,7 @@ from .opponent.runner import Runner
 from .opponent.workers import Workers
 from .scheduler import Scheduler
 from .service import COMPUTER, DueEvent, GameService, Player, Reply, UserError
-from .service.types import Mark, Style, Who
+from .service.types import Mark, Style, When, Who
 from .store import GameStatus
 
 HELP = """Commands (as in Discord):
@@ -96,6 +97,9 @@ class Plain(Style):
 
     def mark(self, mark: Mark) -> str:
         return mark.text
+
+    def when(self, when: When) -> str:
+        return datetime.fromtimestamp(when.at, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
     def who(self, who: Who, starts: bool) -> str:
         if who.player.id != self.reader:
@@ -328,7 +332,7 @@ class Console:
         lines += [f"  {n}. {o.label}" + (f" ({o.description})" if o.description else "")
                   for n, o in enumerate(menu.options, 1)]
         if menu.complete:
-            lines.append(f"  ok. play {menu.text}")
+            lines.append(f"  ok. play {menu.label}")
         lines.append("  clear. start over")
         return "\n".join(lines)
 

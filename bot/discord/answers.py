@@ -38,12 +38,13 @@ import discord
 
 from bot.discord.components.board_buttons import with_controls
 from bot.discord.components.challenge import challenge_view
+from bot.discord.components.kingswap_grid import grid_view
 from bot.discord.components.turn_builder import builder_view
 from bot.discord.context import guild_key
-from bot.discord.interactions import (LOADING_ID, called_back, defer_in, defer_publicly, note_answered, note_message,
-                                      resolves_loading, send, send_piece, shown_message)
+from bot.discord.interactions import (LOADING_ID, answered_in, called_back, defer_in, defer_publicly, note_answered,
+                                      note_message, resolves_loading, send, send_piece, shown_message)
 from bot.discord.limits import MAX_ALT, MAX_EMBED_TEXT, MAX_EMBED_TITLE, MAX_EMBED_TOTAL
-from bot.discord.outbox import Outbox
+from bot.discord.outbox import Outbox, show_newest
 from bot.discord.transport import describe, may_have_gone, retry_delay, split_content, use_joined_bodies, with_retries
 from bot.service import Reply
 
@@ -58,6 +59,8 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
                                      description=(reply.alt or "")[:MAX_ALT] or None)
     if reply.challenge is not None:
         extra["view"] = challenge_view(*reply.challenge)
+    elif reply.grid is not None:   # KingSwap!: its grid is the board's one control, not the builder's menus too
+        extra["view"] = grid_view(reply.grid)
     elif reply.builder is not None and reply.game_id is not None and reply.ply is not None:
         builder = builder_view(reply.game_id, reply.ply, reply.builder)
         if builder.children:
@@ -68,8 +71,8 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
         extra["embed"] = reply_embed(reply)
         if more := card_pieces(reply.embed)[2]:   # a card longer than one embed goes on in a second
             extra["embeds"] = [extra.pop("embed"), discord.Embed(description=more)]
-    if reply.ping is not None:   # that member alone; the bot's default stays AllowedMentions.none()
-        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(reply.ping))])
+    if reply.mentions:   # those members alone; the bot's default stays AllowedMentions.none()
+        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(pid)) for pid in reply.mentions])
     return extra
 
 
@@ -79,8 +82,8 @@ def message(reply: Reply) -> tuple[str, dict[str, Any]]:
 
 
 def reply_text(reply: Reply) -> str:
-    """The Reply's text, opening with a mention of the member it pings, if any."""
-    return f"<@{reply.ping}> {reply.text}" if reply.ping is not None else reply.text
+    """The Reply's text, opening with a mention of each member it pings, if any."""
+    return "".join(f"<@{pid}> " for pid in reply.mentions) + reply.text
 
 
 def reply_embed(reply: Reply) -> discord.Embed:
@@ -120,6 +123,7 @@ async def send_reply(interaction: discord.Interaction, reply: Reply) -> None:
     text = "" if reply.embed is not None else reply_text(reply)
     use_joined_bodies()
     await send(interaction, text, ephemeral=reply.ephemeral, **message_kwargs(reply))
+    await show_newest(interaction.client, reply, answered_in(interaction))
     if reply.embed is not None and (after := card_pieces(reply.embed)[3]):   # too long for one message: a second
         await send(interaction, ephemeral=reply.ephemeral, embed=discord.Embed(description=after))
 
@@ -138,6 +142,8 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
         if to_channel and not await _to_channel(interaction, reply, index, text, extras):
             await _outbox(interaction).keep_post(interaction, reply, "\n".join(texts[index:]), _nonce(interaction, index))
             break
+    else:
+        await show_newest(interaction.client, reply, answered_in(interaction))
     if to_channel and resolves_loading(interaction):
         # The answer is in the channel (or kept); take the "thinking" message away, now or later.
         try:
@@ -262,6 +268,7 @@ async def post_kept(client: discord.Client, guild_id: str | None, channel: disco
                 await client.outbox.keep_reply(guild_id, str(getattr(channel, "id", "")),  # type: ignore[attr-defined]
                                                reply, "\n".join(texts[index:]), f"{nonce}{index}", what)
             return None
+    await show_newest(client, reply, message.id if message is not None else None)
     return message
 
 

@@ -17,6 +17,10 @@ and ply of its board, not the picture: the board is drawn again from the stored 
 Posting carries the nonce of the channel post that failed before, so a post Discord made after
 all (its answer lost) is not made twice. Sending deletes the row.
 
+One board with controls: once a board is shown (here, or by answers.py as an answer or a post),
+``show_newest`` keeps its message as the game's newest board in the store and takes the buttons
+and menus off the one before.
+
 One board per game: of the boards kept for a game, the one of the highest ply (not the one kept
 last: answers can fail out of order) is kept, with the others' headlines ("alice plays e4.")
 above its own text in the order played, so every move is still told. A
@@ -52,7 +56,7 @@ IDLE = 300.0     # with nothing pending, look again at least this often
 PENDING = 1000   # rows read per round
 BACKOFF = 8.0    # longest wait between two tries of one row, so it shows within 10 s of Discord answering
 MAX_AGE = 24 * 3600.0   # seconds a row is kept at most: an answer older than that is dropped, with a log line
-_KEPT = ("text", "ping", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
+_KEPT = ("text", "ping", "pings", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
 
 
 class Outbox(Timer):
@@ -79,7 +83,7 @@ class Outbox(Timer):
         """Keep a committed change's post in `channel_id` (`text`: what is left of it to post) for later;
         `what` names it in the log."""
         data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
-        data.update(text=text if reply.ping is None else text.removeprefix(f"<@{reply.ping}> "),
+        data.update(text=text.removeprefix("".join(f"<@{pid}> " for pid in reply.mentions)),
                     board=reply.image is not None and reply.game_id is not None)
         store = self.service.store
         kept = Delivery("post", guild_id, channel_id, nonce, reply.game_id, data, self.service.clock())
@@ -166,8 +170,8 @@ class Outbox(Timer):
                 await self.client.http.delete_message(int(delivery.channel_id), int(delivery.ref))
             return
         data = delivery.reply
-        reply = Reply(data["text"], game_id=delivery.game_id, ping=data.get("ping"), ply=data.get("ply"),
-                      controls=tuple(data.get("controls") or ()), asker=data.get("asker"),
+        reply = Reply(data["text"], game_id=delivery.game_id, ping=data.get("ping"), pings=tuple(data.get("pings") or ()),
+                      ply=data.get("ply"), controls=tuple(data.get("controls") or ()), asker=data.get("asker"),
                       challenge=tuple(data["challenge"]) if data.get("challenge") else None,   # type: ignore[arg-type]
                       finished=bool(data.get("finished")), embed=data.get("embed"))
         board = await self.service.board_for(delivery.game_id) if data.get("board") and delivery.game_id else None
@@ -176,7 +180,7 @@ class Outbox(Timer):
             reply = Reply(reply.text.split("\n")[0])
         elif board is not None:
             reply.image, reply.alt, reply.filename = board.image, board.alt, board.filename
-            reply.builder, reply.controls = board.builder, board.controls
+            reply.builder, reply.controls, reply.grid = board.builder, board.controls, board.grid
         reply.text = "\n".join([*(text for _, text in _headlines(delivery, False)), reply.text])
         channel = self.client.get_partial_messageable(int(delivery.channel_id))
         text, extras = self.compose(reply)
@@ -187,6 +191,8 @@ class Outbox(Timer):
                                         **extra)
         if reply.challenge is not None and reply.game_id is not None:   # the message to edit when it is settled
             await self.service.note_challenge_message(reply.game_id, str(posted.id))
+        if board is not None and reply.image is not None:   # the newest board: the one before loses its controls
+            await show_newest(self.client, board, posted.id)
 
     async def _run(self) -> None:
         await self.wait_ready()
@@ -203,6 +209,21 @@ class Outbox(Timer):
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(IDLE):
                     await self._wake.wait()
+
+
+async def show_newest(client: discord.Client, reply: Reply, message_id: int | None) -> None:
+    """After a board (`reply`) is shown in message `message_id`: keep it as its game's newest board
+    and take the buttons and menus off the board before it (an edit with no components), so one
+    board at a time has controls. After the post, best effort: a failure here is logged, never raised."""
+    if reply.view is None or reply.ephemeral or reply.game_id is None or reply.ply is None or message_id is None:
+        return
+    try:
+        stale = await client.kibitz_service.note_board(reply.game_id, reply.ply, str(message_id))  # type: ignore[attr-defined]
+        if stale is not None:
+            channel, old = stale
+            await client.get_partial_messageable(int(channel)).get_partial_message(int(old)).edit(view=None)
+    except Exception as error:  # noqa: BLE001 - cosmetic: an old board's controls refuse stale clicks anyway
+        log.warning("could not take the controls off the older board of game %s (%s)", reply.game_id, describe(error))
 
 
 def _headlines(row: Delivery, own: bool) -> list[tuple[int, str]]:

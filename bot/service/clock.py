@@ -145,6 +145,7 @@ class Clock(Tables):
 
             async def timeout() -> DueEvent:   # after an unconfirmed write the game was put back: replay it
                 shown = game if game.outcome is not None else (await asyncio.to_thread(self._revive, record)).playing
-                return DueEvent("timeout", record.copy(), await self._board_reply(record, shown, (Who(Player(mover_id, mover), "ran"), " out of time.")))
+                reply = await self._board_reply(record, shown, (Who(Player(mover_id, mover), "ran"), " out of time."))
+                return DueEvent("timeout", record.copy(), await self._ping_others(reply, record, None))
 
             return await self._after_save(self._commit(live, before, undo=lambda: game.finish(None)), timeout)

@@ -17,6 +17,7 @@ from rules import Ending, Outcome
 from ..opponent import computer
 from ..store import GameRecord, GameStatus
 from ..timing import DAY
+from .present import turn_headline
 from .tables import Live, Tables
 from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
 
@@ -92,14 +93,14 @@ class Computer(Tables):
             if live is None:
                 return None
             record, game = live.record, live.playing
-            name = record.players[computer.seat(record.players) or 0][1]
+            seat = record.players[computer.seat(record.players) or 0]
             before = record.copy()
             record.moves.append(game.play(move))
             record.plies_played += 1   # as a member's move: the turn builder's menus are numbered by it
             record.draw_offer = None
             await self._commit(live, before, undo=game.undo)
             note = " (Busy: it thought less than usual.)" if busy else ""
-            reply = await self._board_reply(record, game, lambda label: (f"{name} plays ", *label, f".{note}"))
+            reply = await self._board_reply(record, game, lambda words: turn_headline(Player(*seat), words, note))
             return await self._ping_next(reply, record, game)
 
     async def computer_resigns(self, game_id: int, ply: int) -> Reply | None:
@@ -114,7 +115,8 @@ class Computer(Tables):
             before = record.copy()
             game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, f"{game.turn} resigned", Ending.RESIGNATION))
             await self._commit(live, before, undo=lambda: game.finish(None))
-            return await self._board_reply(record, game, f"{record.players[seat][1]} resigns.")
+            reply = await self._board_reply(record, game, f"{record.players[seat][1]} resigns.")
+            return await self._ping_others(reply, record, record.players[seat][0])
 
     async def _channel_of(self, game_id: int) -> str:
         record = await self.store.get(game_id)
@@ -147,7 +149,8 @@ class Computer(Tables):
         game.finish(Outcome.draw("agreed", Ending.AGREEMENT))
         record.draw_offer = None
         await self._commit(live, before, undo=lambda: game.finish(None))
-        return await self._board_reply(record, game, (f"{name} accepts ", Who(user), "'s draw offer."))
+        reply = await self._board_reply(record, game, (f"{name} accepts ", Who(user), "'s draw offer."))
+        return await self._ping_others(reply, record, record.players[seat][0])
 
     async def _computer_takeback(self, live: Live, user: Player) -> Reply:
         """Against the computer a takeback is granted at once: the member's last move and the

@@ -152,6 +152,7 @@ class Games(Tables):
                 record.players[seat] = (user.id, user.name)
             game = rules.new_game(record.variant, seed=record.seed, fen=record.start_fen)
             record.channel_id = where
+            record.message_id = None   # the challenge's message is settled now; it becomes the newest board's
             record.status = GameStatus.ACTIVE
             record.due_at = self.timer() + record.move_seconds if record.move_seconds else None
             self._settle(record, game)
@@ -277,7 +278,7 @@ class Games(Tables):
             before = record.copy()
             game.finish(outcome)
             await self._commit(live, before, undo=lambda: game.finish(None))
-            return await self._board_reply(record, game, (Who(user, "resigns"), "."))
+            return await self._ping_others(await self._board_reply(record, game, (Who(user, "resigns"), ".")), record, user.id)
 
     @tells_notices
     async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
@@ -298,14 +299,16 @@ class Games(Tables):
                 # the claim's kind from the rules' own table of the reasons they write (repetition, 50 moves)
                 game.finish(Outcome.draw(f"{claim} claimed", KINDS_BY_REASON.get(claim)))
                 await self._commit(live, before, undo=lambda: game.finish(None))
-                return await self._board_reply(record, game, (Who(user, "claims"), " a draw."))
+                return await self._ping_others(await self._board_reply(record, game, (Who(user, "claims"), " a draw.")),
+                                               record, user.id)
             if self._plays_computer(record):
                 return await self._computer_draw(live, user)
             if record.draw_offer and record.draw_offer != user.id:
                 game.finish(Outcome.draw("agreed", Ending.AGREEMENT))
                 record.draw_offer = None
                 await self._commit(live, before, undo=lambda: game.finish(None))
-                return await self._board_reply(record, game, (Who(user, "accepts"), " the draw."))
+                return await self._ping_others(await self._board_reply(record, game, (Who(user, "accepts"), " the draw.")),
+                                               record, user.id)
             if record.draw_offer == user.id:
                 raise UserError("Your draw offer already stands.")
             record.draw_offer = user.id

@@ -113,17 +113,29 @@ class Lobby(Tables):
         return Reply(text, ephemeral=True)
 
     async def _ping_next(self, reply: Reply, record: GameRecord, game: Game) -> Reply:
-        """Mark the answer to ping the player now to move (two-player games), unless they opted out."""
-        if record.solo or game.outcome is not None:
+        """Mark the answer to ping the player now to move (two-player games), unless they opted out;
+        after a turn that ended the game, the player who did not make it."""
+        if record.solo:
             return reply
         pid = record.players[0][0] if game.turn == rules.WHITE else record.players[1][0]
         return await self._ping_member(reply, pid)
 
+    async def _ping_others(self, reply: Reply, record: GameRecord, actor: str | None) -> Reply:
+        """Mark a final board to ping each player but `actor`, who made the last act (None: both
+        players, as after a loss on time), unless they opted out."""
+        for pid, _ in record.players:
+            if pid != actor:
+                await self._ping_member(reply, pid)
+        return reply
+
     async def _ping_member(self, reply: Reply, pid: str) -> Reply:
-        """Mark the answer to ping member `pid`, unless they turned pings off (the computer is never pinged)."""
+        """Mark the answer to ping member `pid`, unless they turned pings off (never the computer)."""
         try:
-            if pid and not computer.is_computer(pid) and await self.store.pings(pid):
-                reply.ping = pid
+            if pid and not computer.is_computer(pid) and pid not in reply.mentions and await self.store.pings(pid):
+                if reply.ping is None:
+                    reply.ping = pid
+                else:
+                    reply.pings += (pid,)
         except Exception:   # the change is committed: a missing ping is no reason to fail its answer
             log.exception("could not read the ping preference of %s", pid)
         return reply

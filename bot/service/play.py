@@ -14,6 +14,7 @@ from .. import daily
 from ..builder import Menu, menu as builder_menu
 from ..store import ChannelBusy, GameRecord, GameStatus
 from ..suggest import suggest
+from .present import turn_headline
 from .tables import Live, Tables, tells_notices
 from .types import Mark, Player, Reply, UserError, Who
 
@@ -49,7 +50,7 @@ class Play(Tables):
         self._cancel_offers(record, user)
         self._settle(record, game)   # the reply shows the settled record (a finished game's Rematch)
         try:
-            return self._compose_board(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
+            return self._compose_board(record, game, lambda words: turn_headline(user, words))
         except Exception:   # noqa: BLE001 - not committed yet: the commit decides, the board comes after
             return None
 
@@ -58,7 +59,7 @@ class Play(Tables):
         record, game = live.record, live.playing
         await self._commit(live, before, undo=game.undo, settled=True)
         if reply is None:
-            reply = await self._board_reply(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
+            reply = await self._board_reply(record, game, lambda words: turn_headline(user, words))
         return await self._ping_next(reply, record, game)
 
     @staticmethod
@@ -118,6 +119,32 @@ class Play(Tables):
         if not record.playing:
             reply.builder = None
         return reply
+
+    async def note_board(self, game_id: int, ply: int, message_id: str) -> tuple[str, str] | None:
+        """Keep message `message_id` as game `game_id`'s newest board (composed at `ply`,
+        daily.grid_ply), so a front end keeps controls on one board at a time. Returns the
+        (channel, message) whose controls are out of date now: the board kept before, or this one
+        when the game has moved on since it was composed (boards shown out of order); None: none."""
+        record = await self.store.get(game_id)
+        if record is None:
+            return None
+        channel = record.channel_id
+        async with self._lock(channel):
+            live = self._live.get(channel)
+            held = live is not None and live.record.id == game_id
+            record = live.record if live is not None and held else await self.store.get(game_id)
+            if record is None or record.message_id == message_id:
+                return None
+            if daily.grid_ply(record) != ply:
+                return channel, message_id
+            old, record.message_id = record.message_id, message_id
+            try:
+                await self._write(record)
+            except Exception:   # noqa: BLE001 - the board is shown; only its successor's cleanup is lost
+                log.warning("could not keep message %s as the board of game %s", message_id, game_id, exc_info=True)
+                record.message_id = old
+                self._live.pop(channel, None)   # read again from the store next time
+        return (channel, old) if old else None
 
     @tells_notices
     async def undo(self, channel: str, user: Player) -> Reply:
@@ -215,6 +242,8 @@ class Play(Tables):
     def _with_builder(self, reply: Reply, record: GameRecord, game: Game) -> Reply:
         """Give a board reply the builder's first menu, while the game goes on."""
         reply.ply = daily.grid_ply(record)   # grows with every move and every take-back: an old menu never matches
+        if game.outcome is None and record.variant == "kingswap" and record.id is not None:
+            reply.grid = daily.grid_state(record, game)
         if game.outcome is None:
             try:
                 reply.builder = builder_menu(game, view=reply.view)   # the view in hand: not built again
@@ -284,14 +313,6 @@ class Play(Tables):
                 return None
             return daily.grid_state(live.record, live.game)
 
-    async def grid_of(self, game_id: int) -> tuple[str, daily.GridState] | None:
-        """(channel, grid) of game `game_id` if it is a KingSwap! game in play, else None."""
-        record = await self.store.get(game_id)
-        if record is None or record.variant != "kingswap" or not record.playing:
-            return None
-        state = await self.current_grid(record.channel_id)
-        return (record.channel_id, state) if state is not None and state.game_id == game_id else None
-
     @tells_notices
     async def play_grid(self, channel: str, user: Player, game_id: int, ply: int, move: str) -> Reply:
         """Play a move clicked on the grid, only if the game is still at `ply`."""
@@ -305,4 +326,4 @@ class Play(Tables):
             record.moves.append(played)
             record.plies_played += 1
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, lambda label: (Who(user, "plays"), " ", *label, "."))
+            return await self._board_reply(record, game, lambda words: turn_headline(user, words))

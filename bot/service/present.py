@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from datetime import datetime
 
 import rules
@@ -15,7 +16,7 @@ from ..store import GameRecord, GameStatus
 from ..timing import DAY, HOUR, MINUTE, plural
 from .exports import replayed
 from .tables import Tables
-from .types import Headline, Line, Mark, Player, Reply, UserError, Who
+from .types import Headline, Line, Mark, Player, Reply, UserError, When, Who
 
 log = logging.getLogger(__name__)
 
@@ -112,38 +113,44 @@ class Presenter(Tables):
             image = None
         # Game.describe() builds the view again: use the one in hand unless a variant words it itself
         alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
-        label = self._label(game) if record.moves else ()
+        words = (game.last_move_description() or game.history[-1]) if record.moves else ""
+        tells = callable(headline)   # the board after a turn: its header says the turn, numbered
         if callable(headline):
-            headline = headline(label)
+            headline = headline(words)
         lines: list[Line] = [(headline,) if isinstance(headline, str) else headline] if headline else []
-        lines.append((Mark(game.info.name), f" · game #{record.id}"))
-        if record.solo:
-            lines.append(("Player: ", _who(record, 0), f" · moves played: {len(record.moves)}{daily.record_note(record)}"))
-        else:
-            lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
-        if record.moves:
-            lines.append(("Last move: ", *label))
+        if tells and lines:
+            lines[0] = (_number(record), *lines[0])
+        elif not headline or not record.moves and outcome is None:   # /board, or a game's first board: which game, who plays
+            lines.append((Mark(game.info.name), f" · game #{record.id}"))
+            if record.solo:
+                lines.append(("Player: ", _who(record, 0), f" · moves played: {len(record.moves)}{daily.record_note(record)}"))
+            else:
+                lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
+            if record.moves:
+                lines.append(("Last move: ", _number(record), Mark(words)))
+        caption = view.caption.strip()
+        if caption and caption[-1] not in ".!?":
+            caption += "."
         if outcome is None and record.status == GameStatus.ABORTED:
             pass   # no result and no one to move: _final_board says it was aborted
         elif outcome is None:
             if record.solo:
-                caption = view.caption.strip()
-                if caption and caption[-1] not in ".!?":
-                    caption += "."
-                lines.append((f"{caption} Your move".strip(), _who(record, 0, called=True), "."))
+                note = f" Moves played: {len(record.moves)}{daily.record_note(record)}." if tells else ""
+                lines.append((f"{caption} Your move".strip(), _who(record, 0, called=True), f".{note}"))
             else:
-                check = " (in check)" if view.checks else ""
-                lines.append((_who(record, 0 if game.turn == rules.WHITE else 1), f" to move ({game.turn}){check}."))
+                check = ", in check" if view.checks else ""
+                due = self.deadline_of(record)
+                lines.append((_who(record, 0 if game.turn == rules.WHITE else 1),
+                               f" to move ({game.turn.capitalize()}{check})", *((", due ", When(due)) if due else ()),
+                               f". {caption}".rstrip()))
         else:
-            lines.append(self._result_line(record, outcome, game.info))
+            lines.append((*self._result_line(record, outcome, game.info), " ", Mark("/replay", code=True),
+                          " shows the game again, ", Mark("/export", code=True), " saves it."))
+            if caption:
+                lines.append((caption,))
         reply = Reply(lines, image, alt, f"kibitz-{record.id}-{len(record.moves)}.png",
                       game_id=record.id, finished=outcome is not None, view=view, controls=self._controls(record, game))
         return self._with_builder(reply, record, game)   # ~1000 turns to sort for some variants
-
-    @staticmethod
-    def _label(game: Game) -> Line:
-        """The last move for people (`moved`)."""
-        return moved(game.last_move_label(), game.history[-1])
 
     @staticmethod
     def _controls(record: GameRecord, game: Game) -> tuple[str, ...]:
@@ -180,7 +187,8 @@ class Presenter(Tables):
             raise UserError("This game has ended, but it cannot be replayed after an update to Kibitz.") from None
         if record.result and game.outcome is None:
             game.finish(record.outcome)
-        reply = await self._board_reply(record, game, "This game is over.")
+        reply = await self._board_reply(record, game, "")
+        reply.lines.insert(0, ("This game is over.",))
         if record.status == GameStatus.ABORTED:
             reply.lines.append(("It was aborted: no result, no rating.",))
         reply.lines += [(_move_list(labels, record.solo),), ("Start another with /challenge or /puzzle.",)]
@@ -192,6 +200,24 @@ def moved(label: str | None, canonical: str) -> Line:
     """A move for people: **Nf3** (`g1f3`) where the variant has SAN, else `d4d5`."""
     return (Mark(label), " (", Mark(canonical, code=True), ")") if label and label != canonical \
         else (Mark(canonical, code=True),)
+
+
+def turn_headline(player: Player, words: str, note: str = "") -> Line:
+    """A turn's headline: "alice plays **Nf3**.", "alice plays **Nxg7, then swaps a2 and b2**.";
+    a turn whose words open with their own verb takes it: "alice drops **a pawn on a3**."
+    (`words`: Game.last_move_description, which is the turn's label where it has one part)."""
+    verb, _, rest = words.partition(" ")
+    if not re.fullmatch(r"[a-z]{3,}s", verb) or not rest:
+        verb, rest = "plays", words
+    return Who(player, verb), " ", Mark(rest), f".{note}"
+
+
+def _number(record: GameRecord) -> str:
+    """The last turn's number before its words: "12. " for White's, "12… " for Black's, a puzzle's "5. "."""
+    ply = len(record.moves)
+    if record.solo:
+        return f"{ply}. "
+    return f"{(ply + 1) // 2}{'.' if ply % 2 else '…'} "
 
 
 def _who(record: GameRecord, seat: int, verb: str = "", strong: bool = False, called: bool = False) -> Who:

@@ -9,6 +9,7 @@ from importlib import metadata
 import rules
 
 from ..builder import Menu
+from ..daily import GridState
 from ..store import GameRecord
 
 
@@ -62,9 +63,16 @@ class Who:
     called: bool = False
 
 
-Part = str | Mark | Who
+@dataclass(frozen=True)
+class When:
+    """A moment (Unix time), which each front end writes its own way: Discord as a timestamp each
+    reader sees in their own time zone ("in 3 days"), the console as a time."""
+    at: float
+
+
+Part = str | Mark | Who | When
 Line = tuple[Part, ...]   # one line of an answer: words, set-apart words and players
-Headline = str | Line | Callable[[Line], Line]   # a board's first line; a callable takes the last move's label
+Headline = str | Line | Callable[[str], Line]   # a board's first line; a callable takes the last turn's words
 
 
 class Style:
@@ -81,11 +89,16 @@ class Style:
         words = f"{who.player.name} {who.verb}" if who.verb else who.player.name
         return self.mark(Mark(words)) if who.strong else words
 
+    def when(self, when: When) -> str:
+        return f"<t:{int(when.at)}:R>"
+
     def line(self, line: Line) -> str:
         out = ""
         for part in line:
             if isinstance(part, Who):
-                out += self.who(part, starts=not out or out.endswith((". ", "! ", "? ")))
+                out += self.who(part, starts=not out or out.endswith((". ", "! ", "? ", "… ")))
+            elif isinstance(part, When):
+                out += self.when(part)
             else:
                 out += self.mark(part) if isinstance(part, Mark) else part
         return out
@@ -116,9 +129,11 @@ class Reply:
     finished: bool = False
     view: rules.BoardView | None = None            # the position shown, for text front ends
     builder: Menu | None = None                    # first menu of the turn builder, for the player to move
+    grid: GridState | None = None                  # KingSwap!'s 25 squares to click, shown instead of the builder
     ply: int | None = None                         # turns played in the game shown
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
-    ping: str | None = None                        # id of the one member this answer should notify
+    ping: str | None = None                        # id of the (first) member this answer should notify
+    pings: tuple[str, ...] = ()                    # more members to notify (a game lost on time: both players)
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
     asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
 
@@ -133,6 +148,11 @@ class Reply:
     @lines.setter
     def lines(self, lines: list[Line]) -> None:
         self.content = lines
+
+    @property
+    def mentions(self) -> tuple[str, ...]:
+        """Every member this answer notifies: `ping`, then `pings`."""
+        return (self.ping, *self.pings) if self.ping is not None else self.pings
 
     @property
     def text(self) -> str:
@@ -151,7 +171,8 @@ class DueEvent:
     kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
     "reminder": the player to move has a quarter of their time left (post `reply` in the game's
     channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
-    and lost (post the final board `reply` in the game's channel).
+    and lost (post the final board `reply` in the game's channel, `reply.mentions` both players
+    unless they opted out).
 
     From the computer's runner (bot/opponent/runner.py), once its turn is saved: "move": the
     board after the computer's move (post `reply` in the game's channel, `reply.ping` the member

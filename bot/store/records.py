@@ -88,7 +88,7 @@ class GameRecord:
     rules_version: str | None = None # Kibitz version the game was started under
     error: str | None = None         # why a suspended game could not be restored
     home_channel_id: str | None = None   # the channel it was asked for in (the game may be in a thread)
-    message_id: str | None = None        # the challenge's message, edited when the challenge is settled
+    message_id: str | None = None        # the challenge's message, edited when settled; in play, the newest board
     challenger_id: str | None = None     # who challenged (two-player games)
     move_seconds: int | None = None      # time allowed per move; None: no deadline
     due_at: float | None = None          # Unix time of the next deadline (challenge expiry, or the move)

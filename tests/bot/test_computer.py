@@ -89,7 +89,7 @@ async def test_a_challenge_to_the_computer_starts_at_once_and_its_answer_is_save
     assert event.kind == "move" and f"{KIBITZ_1} plays" in event.reply.text
     assert event.reply.ping == ALICE.id and "alice to move" in event.reply.text
     assert delivered.stored[0] == event.record.moves and len(event.record.moves) == 2   # saved, then shown
-    assert event.record.due_at is not None and event.record.moves[1] in event.reply.text
+    assert event.record.due_at is not None and f"1… {KIBITZ_1} plays **" in event.reply.text
 
 
 @pytest.mark.asyncio

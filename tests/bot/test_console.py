@@ -164,7 +164,7 @@ async def test_console_writes_plain_text_and_says_you_to_its_own_player_whatever
         await console.handle(line)
     text = out.getvalue()
     assert "You challenge bob to Standard chess. You would play White." in text
-    assert "You play e4 (e2e4)." in text and "bob plays e5 (e7e5)." in text and "You resign." in text
-    assert "Last move: e5 (e7e5)" in text and "bob wins (0-1): White resigned." in text
+    assert "1. You play e4." in text and "1… bob plays e5." in text and "You resign." in text
+    assert "Last move: 1… e5" in text and "bob to move (Black), due 20" in text and "<t:" not in text and "bob wins (0-1): White resigned." in text
     assert "1. bob" in text and "You, you are #2" in text and "Prop Chess\n\nHow to win." in text
     assert "**" not in text and "`" not in text and "alice" not in text.replace("You are now alice.", "")

@@ -38,9 +38,9 @@ async def test_build_plays_a_standard_move_from_numbered_menus(tmp_path):
     await console.handle(f"/build {number_of(out.getvalue(), 'knight g1')}")
     assert "Pick where the knight g1 goes." in out.getvalue()
     await console.handle(f"/build {number_of(out.getvalue(), 'Nf3 (g1f3)')}")
-    assert "ok. play g1f3" in out.getvalue()
+    assert "ok. play Nf3" in out.getvalue()
     await console.handle("/build ok")
-    assert "You play Nf3 (g1f3)" in out.getvalue()
+    assert "1. You play Nf3." in out.getvalue()
     assert (await console.service.board("console")).text.count("bob to move") == 1
 
 
@@ -53,7 +53,7 @@ async def test_build_offers_the_swaps_after_a_balanced_swap_move(tmp_path):
     assert "Pick the swap." in out.getvalue()
     await console.handle(f"/build {number_of(out.getvalue(), 'swap the bishop f8 with the pawn g7')}")
     await console.handle("/build ok")
-    assert "bob plays" in out.getvalue() and "b8c6 f8/g7" in out.getvalue()
+    assert "1… bob plays Nc6, then swaps f8 and g7." in out.getvalue()
 
 
 async def test_build_refuses_a_number_not_offered_and_a_player_not_to_move(tmp_path):

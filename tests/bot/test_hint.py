@@ -85,7 +85,7 @@ async def test_hints_are_shown_with_the_final_score_and_kept_in_the_store(servic
     await service.hint(CHANNEL, ALICE, node_budget=HINT_NODES)
     await service.hint(CHANNEL, ALICE, node_budget=HINT_NODES)
     reply = await service.resign(CHANNEL, ALICE)
-    assert "Hints: 2." in reply.text and "2 hints" in reply.text
+    assert "**Failed**: Gave up. Men not home: 27. Hints: 2." in reply.text
     assert (await service.store.latest(CHANNEL)).hints == 2
 
 

@@ -49,4 +49,4 @@ async def test_service_suggestions_and_per_part_refusals(service):
     with pytest.raises(UserError, match="must also swap"):
         await service.move(CHANNEL, BOB, "Nc6")
     reply = await service.move(CHANNEL, BOB, "Nc6 f8/g7")
-    assert "`b8c6 f8/g7`" in reply.text
+    assert "bob plays **Nc6, then swaps f8 and g7**." in reply.text

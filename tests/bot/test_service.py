@@ -24,7 +24,7 @@ async def test_challenge_accept_and_fools_mate_store_the_result(service, store):
     assert reply.challenge == (reply.game_id, ALICE.id, BOB.id)
     assert (await store.get(reply.game_id)).status == "challenge"
     accepted = await service.accept(CHANNEL, BOB)
-    assert accepted.image and "alice to move (white)" in accepted.text
+    assert accepted.image and "alice to move (White)" in accepted.text
     for user, move in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4")]:
         await service.move(CHANNEL, user, move)
     final = await service.move(CHANNEL, BOB, "Qh4")
@@ -292,8 +292,9 @@ async def test_warm_up_draws_one_board_off_the_loop(service):
 async def test_replies_name_the_move_in_san_and_canonical_form(service):
     await started(service)
     reply = await service.move(CHANNEL, ALICE, "g1f3")
-    assert "alice plays **Nf3** (`g1f3`)." in reply.text
-    assert "Last move: **Nf3** (`g1f3`)" in reply.text
+    assert reply.text.startswith("1. alice plays **Nf3**.\nbob to move (Black)")
+    assert "g1f3" not in reply.text and "Last move" not in reply.text   # said once, as players write it
+    assert "Last move: 1. **Nf3**" in (await service.board(CHANNEL)).text
 
 
 TWO_PLAYER = sorted(slug for slug, info in __import__("rules").VARIANTS.items() if info.players == 2)
@@ -304,8 +305,11 @@ async def test_every_two_player_variant_can_be_challenged_and_played(service, st
     reply = await service.challenge(CHANNEL, ALICE, BOB, slug)
     await service.accept(CHANNEL, BOB)
     first = (await service.move_suggestions(CHANNEL, ALICE, ""))[0]
+    record = await store.get(reply.game_id)
+    game = __import__("rules").new_game(slug, seed=record.seed, fen=record.start_fen)
+    game.play(first)
     played = await service.move(CHANNEL, ALICE, first)
-    assert f"`{first}`" in played.text and played.image
+    assert f"1. alice plays **{game.last_move_description()}**." in played.text and played.image
     assert (await store.get(reply.game_id)).moves == [first]
 
 

@@ -71,7 +71,7 @@ async def test_unfinished_games_continue_after_a_restart(tmp_path):
     service = GameService(store, renderer=fake_png)
     assert await service.restore() == 2
     reply = await service.move(CHANNEL, BOB, "e5")
-    assert "Last move: **e5** (`e7e5`)" in reply.text
+    assert reply.text.startswith("1… bob plays **e5**.")
     assert "moves played: 1" in (await service.board("puzzles")).text
     await store.close()
 

@@ -49,7 +49,7 @@ async def test_a_move_whose_answer_is_lost_after_the_commit_is_answered_and_the_
     assert proxy.cut == 1                                   # the fault did happen
     assert "alice plays **e4**" in reply.text and reply.ping == BOB.id
     assert (await pg_service.store.open_game(CHANNEL)).moves == ["e2e4"]
-    assert "Last move: **e4**" in (await pg_service.board(CHANNEL)).text
+    assert "Last move: 1. **e4**" in (await pg_service.board(CHANNEL)).text
     answer = await pg_service.move(CHANNEL, BOB, "e5")      # it is bob's turn, as stored
     assert "bob plays **e5**" in answer.text
     assert (await pg_service.store.open_game(CHANNEL)).moves == ["e2e4", "e7e5"]
@@ -138,7 +138,7 @@ async def test_a_move_whose_outcome_cannot_be_known_says_so_and_the_next_command
     store.lose, store.blind_after = True, 1
     with pytest.raises(UserError, match="cannot tell"):
         await service.move(CHANNEL, ALICE, "e4")
-    assert "Last move: **e4**" in (await service.board(CHANNEL)).text   # not the old position from memory
+    assert "Last move: 1. **e4**" in (await service.board(CHANNEL)).text   # not the old position from memory
     assert "bob plays **e5**" in (await service.move(CHANNEL, BOB, "e5")).text
 
 

@@ -95,9 +95,12 @@ edited it (``Sent.allowed_mentions`` gives a request's own); its ``mentions``, `
 and ``mention_everyone`` list who is really pinged: ``<@id>`` / ``<@&id>`` / ``@everyone`` in the
 content that allowed_mentions lets through (all of them without allowed_mentions).
 ``GET``, ``PATCH`` and ``DELETE /channels/{id}/messages/{mid}`` work on stored messages of that
-channel (404 code 10008 otherwise); edits are appended to ``fake.channel_edits`` as
-``Sent("channel_edit", body, files, message after the edit)``, deletions to
-``fake.deleted_messages``.
+channel (404 code 10008 otherwise, and for an ephemeral message, which is no channel's); edits are
+appended to ``fake.channel_edits`` as ``Sent("channel_edit", body, files, message after the edit)``,
+deletions to ``fake.deleted_messages``. As Discord does, an edit of another user's message answers
+403 code 50005, one in an archived and locked thread 400 code 50083, and any body whose
+allowed_mentions both parses and lists users (or roles), or lists more than 100 or one twice, 400
+code 50035.
 
 Commands
 --------
@@ -180,6 +183,21 @@ def _embed_size(embeds: Any) -> int:
                + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in e.get("fields") or [])
                + len((e.get("footer") or {}).get("text") or "") + len((e.get("author") or {}).get("name") or "")
                for e in embeds or [])
+
+
+def _mentions_refused(allowed: Any) -> str | None:
+    """Why Discord refuses a message's allowed_mentions, or None: "users" both parsed and listed
+    (documented as mutually exclusive), more than 100 users or roles, or one listed twice."""
+    if not isinstance(allowed, dict):
+        return None
+    parse = allowed.get("parse") or []
+    for kind in ("users", "roles"):
+        listed = [str(i) for i in allowed.get(kind) or []]
+        if kind in parse and listed:
+            return f"parse:[\"{kind}\"] and {kind}: [ids...] are mutually exclusive."
+        if len(listed) > 100 or len(set(listed)) != len(listed):
+            return f"{kind}: at most 100, each once."
+    return None
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -874,6 +892,9 @@ class FakeDiscord:
     def _answer(self, method: str, path: str, query: Any, record: Request, body: Any,
                 files: list[Upload]) -> web.Response:
         parts = path.strip("/").split("/")
+        if isinstance(body, dict) and (refused := _mentions_refused((body.get("data") or body).get("allowed_mentions"))):
+            return _json({"message": "Invalid Form Body", "code": 50035, "errors": {"allowed_mentions": {"_errors": [
+                {"code": "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE", "message": refused}]}}}, status=400)
         if isinstance(body, dict) and _embed_size((body.get("data") or body).get("embeds")) > EMBED_TOTAL:
             return _json({"message": "Invalid Form Body", "code": 50035, "errors": {"embeds": {"_errors": [
                 {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Embed size exceeds maximum size of {EMBED_TOTAL}"}]}}},
@@ -946,8 +967,13 @@ class FakeDiscord:
             return web.Response(status=204)
         if len(rest) == 2 and rest[0] == "messages":
             message = self.messages.get(rest[1])
-            if message is None or message["channel_id"] != channel_id:
-                return _json({"message": "Unknown Message", "code": 10008}, status=404)
+            if message is None or message["channel_id"] != channel_id or message.get("flags", 0) & EPHEMERAL:
+                return _json({"message": "Unknown Message", "code": 10008}, status=404)   # ephemeral: not the channel's
+            if method == "PATCH" and message["author"]["id"] != self.bot_user["id"]:
+                return _json({"message": "Cannot edit a message authored by another user", "code": 50005}, status=403)
+            meta = self.threads[channel_id]["thread_metadata"] if channel_id in self.threads else {}
+            if method == "PATCH" and meta.get("archived") and meta.get("locked"):
+                return _json({"message": "Thread is archived", "code": 50083}, status=400)
             if method == "GET":
                 return _json(message)
             if method == "DELETE":
@@ -1273,6 +1299,13 @@ class FakeDiscord:
         mark = len(self.requests)
         later = await self.slash("help", user=user)
         return [r for r in self.requests[mark:] if later.token not in r.path and later.id not in r.path]
+
+    @staticmethod
+    def besides_stripped(requests: list[Request]) -> list[Request]:
+        """`requests` but the edits that only take a message's components off (an older board losing
+        its controls once a newer one is shown)."""
+        return [r for r in requests if not (r.method == "PATCH" and isinstance(r.body, dict)
+                                            and r.body.get("components") == [] and set(r.body) <= {"components", "tts"})]
 
     def _command_data(self, name: str, options: dict[str, Any], focused: str | None,
                       channel: str | None) -> dict[str, Any]:

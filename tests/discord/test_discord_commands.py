@@ -176,7 +176,7 @@ async def test_a_game_from_first_move_to_resignation(bot, fake):
     assert_answered_publicly(played)
     reply = played.reply
     assert not reply.ephemeral
-    assert "alice plays **e4** (`e2e4`)" in reply.content and "bob to move" in reply.content
+    assert "1. alice plays **e4**." in reply.content and "bob to move" in reply.content
     assert reply.files and reply.files[0].data.startswith(PNG_MAGIC) and reply.files[0].description
 
     game = rules.new_game("standard")

@@ -282,6 +282,21 @@ async def test_channel_messages_can_be_fetched_edited_and_deleted(fake, bot):
         await bot.get_partial_messageable(12345).fetch_message(message.id)   # unknown channel
 
 
+async def test_edits_and_mentions_discord_refuses_are_refused(fake, bot):
+    route = discord.http.Route("POST", "/channels/{channel_id}/messages", channel_id=int(fake.channel_id))
+    for refused in ({"parse": ["users"], "users": [fake.bob["id"]]},   # documented as mutually exclusive
+                    {"users": [fake.bob["id"], fake.bob["id"]]}):      # one listed twice
+        with pytest.raises(discord.HTTPException) as error:
+            await bot.http.request(route, json={"content": f"<@{fake.bob['id']}>", "allowed_mentions": refused})
+        assert (error.value.status, error.value.code) == (400, 50035)
+    private = await fake.slash("move", {"move": "e4"}, user=fake.bob)   # no game here: a private refusal
+    assert private.reply.ephemeral
+    channel = text_channel(bot, fake.channel_id)
+    with pytest.raises(discord.NotFound):   # an ephemeral message is no channel's: it cannot be edited there
+        await channel.get_partial_message(int(private.reply.message["id"])).edit(view=None)
+    await (await channel.send("a board")).edit(view=None)   # the bot's own message can
+
+
 async def test_unknown_channels_answer_404(fake, bot):
     with pytest.raises(discord.NotFound):
         await bot.fetch_channel(424242)

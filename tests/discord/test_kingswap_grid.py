@@ -28,6 +28,13 @@ def grid_messages(fake, channel: str) -> list[dict[str, Any]]:
                                  for row in m.message.get("components") or [] for c in row["components"])]
 
 
+def live_grids(fake) -> list[str]:
+    """The ids of the messages in the channel that carry a grid now (after any edits)."""
+    return [i for i, m in fake.messages.items() if m["channel_id"] == fake.channel_id
+            and any(c.get("custom_id", "").startswith("kibitz:ks:") for row in m.get("components") or []
+                    for c in row["components"])]
+
+
 def cells(message: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """square -> button, read from the custom_ids (the last field is the square)."""
     return {c["custom_id"].rsplit(":", 1)[1]: c for row in message["components"] for c in row["components"]}
@@ -77,19 +84,36 @@ async def test_a_first_click_leaves_only_that_mans_legal_targets_enabled(bot, fa
     assert enabled(again.reply.message) == {m[:2] for m in game().legal_moves()}
 
 
-async def test_the_second_click_plays_the_move_and_turns_the_grid(bot, fake, service):
+async def test_the_second_click_plays_the_move_and_the_new_board_carries_the_grid(bot, fake, service):
     grid = await start(fake)
+    assert grid["attachments"] and not [c for row in grid["components"] for c in row["components"]
+                                        if c["custom_id"].startswith("kibitz:tb")]   # the board, its grid alone
     move = game().legal_moves()[0]
     picked = (await click(fake, grid, move[:2], fake.alice)).reply.message
+    assert picked["content"] == grid["content"]   # a pick changes the grid, not the board's words
     played = await click(fake, picked, move[2:], fake.alice)
     assert "alice plays" in played.text and played.reply.files
     record = await service.store.open_game(fake.channel_id)
     assert record.moves == [move] and record.plies_played == 1
-    turned = fake.messages[grid["id"]]
+    turned = played.reply.message
     after = game()
     after.play(move)
     assert enabled(turned) == {m[:2] for m in after.legal_moves()}
     assert all(f":{1}:" in c["custom_id"] for c in cells(turned).values())   # ply 1 in every button
+    await fake.wait_until(lambda: live_grids(fake) == [turned["id"]])   # one grid: the newest board's
+
+
+async def test_undo_after_the_end_brings_the_grid_back_on_the_new_board(bot, fake, service):
+    grid = await start(fake)
+    move = game().legal_moves()[0]
+    await fake.slash("move", {"move": move}, user=fake.alice)
+    over = await fake.slash("resign", user=fake.alice)
+    assert over.reply.message["components"] == []   # given up: no grid
+    undone = await fake.slash("undo", user=fake.alice)
+    assert "takes back" in undone.reply.content
+    assert enabled(undone.reply.message) == {m[:2] for m in game().legal_moves()}
+    await fake.wait_until(lambda: live_grids(fake) == [undone.reply.message["id"]])
+    assert grid["id"] not in live_grids(fake)
 
 
 async def test_a_click_on_an_old_grid_changes_nothing_and_says_so_privately(bot, fake, service):
@@ -134,8 +158,7 @@ async def test_a_grid_from_a_position_taken_back_changes_nothing_at_the_same_ply
     grid = await start(fake)
     first, second = game().legal_moves()[:2]
     picked = (await click(fake, grid, first[:2], fake.alice)).reply.message
-    await click(fake, picked, first[2:], fake.alice)           # ply 1: the grid shows the board after `first`
-    after_first = fake.messages[grid["id"]]
+    after_first = (await click(fake, picked, first[2:], fake.alice)).reply.message   # ply 1: the board after `first`
     after = game()
     after.play(first)
     man, target = next((m[:2], m[2:]) for m in after.legal_moves() if m[:2] not in first + second)

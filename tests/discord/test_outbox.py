@@ -123,7 +123,7 @@ async def test_a_kept_answer_survives_a_restart_and_the_next_process_shows_it(fa
             await fake.wait_until(lambda: fake.channel_messages, timeout=20)
             await until(lambda: _kept_none_in(store))
         [posted] = fake.channel_messages
-        assert posted.content.startswith(f"<@{fake.bob['id']}> alice plays **e4**") and "bob to move" in posted.content
+        assert posted.content.startswith(f"<@{fake.bob['id']}> 1. alice plays **e4**") and "bob to move" in posted.content
         assert posted.files[0].data.startswith(PNG_MAGIC) and posted.files[0].description
         game_id = (await store.latest(fake.channel_id)).id
         assert builder_of(posted.message)["select"]["custom_id"].startswith(f"kibitz:tb:{game_id}:1:")
@@ -324,7 +324,7 @@ async def test_a_board_merged_while_the_outbox_sends_is_told_once(bot, fake, ser
     await until(bot.outbox.flush)
     assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
     [posted] = shown(fake, fake.channel_id, "bob plays **e5**")
-    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> 1. alice plays **e4**")
 
 
 async def _merged(deliveries: Callable[[], Awaitable[list[Delivery]]]) -> bool:

@@ -88,7 +88,9 @@ async def log_says(folder: Path, text: str) -> None:
 async def test_sigterm_finishes_the_interaction_in_flight_checkpoints_and_exits_0(tmp_path, pid_one):
     if pid_one and not unshare_works():
         pytest.skip("unshare --pid --fork is not available here")
-    move = rules.new_game("kingswap", seed=7).legal_moves()[0]
+    game = rules.new_game("kingswap", seed=7)
+    move = game.legal_moves()[0]
+    game.play(move)
     async with HoldingDiscord() as fake:
         fake.deny_threads()   # the puzzle is played in the channel itself
         proc = start_bot(fake, tmp_path, UNSHARE if pid_one else [])
@@ -107,7 +109,7 @@ async def test_sigterm_finishes_the_interaction_in_flight_checkpoints_and_exits_
             assert refused.reply.content == STOPPING and refused.reply.ephemeral
             fake.release.set()
             await in_flight.wait(lambda log: log.is_answered(), 30)
-            assert move in in_flight.text
+            assert f"**{game.last_move_description()}**" in in_flight.text
 
             code = await asyncio.to_thread(proc.wait, 10)   # docker stop waits 10 s before kill -9
         finally:

@@ -40,9 +40,10 @@ async def test_an_accepted_challenge_is_played_in_a_public_thread_of_its_own(bot
     thread_id = thread_named(fake, "alice vs bob · Standard chess")
     thread = fake.threads[thread_id]
     assert thread["type"] == PUBLIC_THREAD and thread["parent_id"] == fake.channel_id
-    # the channel gets a pointer with the thread's link; the board is posted in the thread
+    # the channel shows the challenge edited with the thread's link; the accepter alone gets a pointer
     pointer = accepted.reply
-    assert not pointer.ephemeral and pointer.channel_id == fake.channel_id
+    assert pointer.ephemeral and pointer.channel_id == fake.channel_id
+    assert f"/{fake.guild_id}/{thread_id}" in fake.messages[made.reply.message["id"]]["content"]
     assert "bob accepts" in pointer.content and f"/{fake.guild_id}/{thread_id}" in pointer.content
     [board] = fake.messages_in(thread_id)
     assert "The game begins" in board.content and "alice to move" in board.content and board.files
@@ -70,8 +71,8 @@ async def test_two_members_accepting_an_open_challenge_at_once_make_one_thread(b
     answers = await asyncio.gather(
         fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message),
         fake.click(button(made, "Accept"), user=fake.carol, message=made.reply.message))
-    [won] = [a for a in answers if not a.reply.ephemeral]
-    [lost] = [a for a in answers if a.reply.ephemeral]
+    [won] = [a for a in answers if "accepts" in a.reply.content]
+    [lost] = [a for a in answers if a is not won]
     winner = "bob" if "bob accepts" in won.reply.content else "carol"
     assert lost.reply.content == "That challenge is no longer open."
     assert [t["name"] for t in fake.threads.values()] == [f"alice vs {winner} · Standard chess"]

@@ -84,7 +84,7 @@ async def test_a_standard_move_is_built_man_first_then_target(bot, fake, service
     assert transcript[0].startswith("[Pick a man to move.]") and "knight g1 (2 moves)" in transcript[0]
     assert "[Pick where the knight g1 goes.]" in transcript[2] and "Nf3 (g1f3)" in transcript[2]
     played = await confirm(fake, message, fake.alice)
-    assert "alice plays **Nf3** (`g1f3`)" in played.reply.content
+    assert "1. alice plays **Nf3**." in played.reply.content
     await fake.wait_until(lambda: fake.messages[message["id"]]["components"] == [])   # old builder off
     assert (await service.board(fake.channel_id)).text.count("bob to move")
     game_id = service._live[fake.channel_id].record.id
@@ -96,8 +96,9 @@ async def test_a_balanced_swap_turn_is_a_move_then_a_swap(bot, fake, service):
     transcript: list[str] = []
     message = await build(fake, board, fake.bob, "b8c6 f8/g7", transcript)
     assert any("swap the bishop f8 with the pawn g7 (f8/g7)" in line for line in transcript)
+    assert builder_of(message)["Confirm"]["label"] == "Confirm Nc6, f8/g7"   # as players write it
     played = await confirm(fake, message, fake.bob)
-    assert "bob plays" in played.reply.content and "b8c6 f8/g7" in played.reply.content
+    assert "1… bob plays **Nc6, then swaps f8 and g7**." in played.reply.content
     game = service._live[fake.channel_id].game
     assert game.history == ["e2e4", "b8c6 f8/g7"]
 
@@ -121,7 +122,7 @@ async def test_a_reentrant_drop_is_built_from_the_hand(bot, fake, service):
     message = await build(fake, board, fake.alice, "P@a3", transcript)
     assert "drop a Pawn" in transcript[0] and any("drop a Pawn on a3 (P@a3)" in line for line in transcript)
     played = await confirm(fake, message, fake.alice)
-    assert "alice plays" in played.reply.content and "P@a3" in played.reply.content
+    assert "4. alice drops **a pawn on a3**." in played.reply.content
     assert service._live[fake.channel_id].game.history[-1] == "P@a3"
 
 

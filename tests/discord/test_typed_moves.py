@@ -23,11 +23,11 @@ async def start_game(fake: FakeDiscord) -> None:
 async def test_moves_typed_with_lower_case_letters_move_numbers_and_dashes_are_played(bot, fake):
     await start_game(fake)
     knight = await fake.slash("move", {"move": "nf3"}, user=fake.alice)
-    assert "alice plays **Nf3** (`g1f3`)" in knight.reply.content and not knight.reply.ephemeral
+    assert "1. alice plays **Nf3**." in knight.reply.content and not knight.reply.ephemeral
     numbered = await fake.slash("move", {"move": "1...e5"}, user=fake.bob)
-    assert "bob plays **e5** (`e7e5`)" in numbered.reply.content
+    assert "1… bob plays **e5**." in numbered.reply.content
     dashed = await fake.slash("move", {"move": "e2-e4"}, user=fake.alice)
-    assert "alice plays **e4** (`e2e4`)" in dashed.reply.content
+    assert "2. alice plays **e4**." in dashed.reply.content
     spaced = await fake.slash("move", {"move": "b8 c6"}, user=fake.bob)
     assert spaced.reply.ephemeral and "b8 c6" in spaced.reply.content
 
@@ -64,13 +64,13 @@ async def test_a_promotion_typed_without_its_piece_asks_which_privately_and_chan
             "Promote to which piece? hxg8=Q, hxg8=R, hxg8=B or hxg8=N"
     assert len((await service.store.open_game(fake.channel_id)).moves) == 8
     promoted = await fake.slash("move", {"move": "hxg8=N"}, user=fake.alice)
-    assert "alice plays **hxg8=N** (`h7g8n`)" in promoted.reply.content
+    assert "alice plays **hxg8=N**." in promoted.reply.content
 
 
 async def test_a_capital_file_letter_as_a_phone_types_it_is_played(bot, fake):
     await start_game(fake)
     pawn = await fake.slash("move", {"move": "E4"}, user=fake.alice)
-    assert "alice plays **e4** (`e2e4`)" in pawn.reply.content and not pawn.reply.ephemeral
+    assert "1. alice plays **e4**." in pawn.reply.content and not pawn.reply.ephemeral
     await fake.slash("move", {"move": "D5"}, user=fake.bob)
     capture = await fake.slash("move", {"move": "Exd5"}, user=fake.alice)
-    assert "alice plays **exd5** (`e4d5`)" in capture.reply.content
+    assert "2. alice plays **exd5**." in capture.reply.content

@@ -31,7 +31,7 @@ async def test_an_accept_whose_answer_is_lost_is_played_in_its_thread(bot, fake,
     made = await challenge(fake)
     service.store.lose = True
     accepted = await fake.click(button(made, "Accept"), user=fake.bob, message=made.reply.message)
-    assert "bob accepts" in accepted.reply.content and not accepted.reply.ephemeral
+    assert "bob accepts" in accepted.reply.content and accepted.reply.ephemeral   # where to play, for bob
     assert fake.deleted_threads == []
     [(thread_id, thread)] = fake.threads.items()
     assert thread["name"] == "alice vs bob · Standard chess"

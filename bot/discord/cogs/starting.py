@@ -18,8 +18,7 @@ deal where nobody else sees it,
 The asker hears privately where the copy is. Asking again the same day links the copy already
 dealt. A daily never takes the channel's one game in play: it lives in the thread or DM.
 
-:func:`post_grid` (bot/discord/components/kingswap_grid.py) puts the KingSwap! grid beside the
-board, for /puzzle kingswap and for its daily.
+A KingSwap! board carries its grid of buttons (bot/discord/components/kingswap_grid.py).
 """
 from __future__ import annotations
 
@@ -36,7 +35,6 @@ import rules
 from bot.discord.answers import answer, post_reply
 from bot.discord.cogs.options import Text, variant_autocomplete
 from bot.discord.components.challenge import announce_challenge
-from bot.discord.components.kingswap_grid import post_grid
 from bot.discord.components.threads import (add_players, begin_in, drop_thread, fit_thread_name, may_open_thread,
                                             open_thread, thread_name)
 from bot.discord.context import channel_key, guild_key, player
@@ -101,8 +99,7 @@ class Starting(commands.Cog):
             await add_players(thread, [user.id])
             return Reply(f"{user.name} starts **{info.name}** in {thread.jump_url}", game_id=reply.game_id)
 
-        reply = await answer(interaction, work(), changes=True)
-        await post_grid(interaction.client, self.service, reply.game_id)
+        await answer(interaction, work(), changes=True)
 
     @app_commands.command(name="challenge", description="Challenge a member, or anyone, to a two-player variant.")
     @app_commands.describe(variant="The variant",
@@ -192,7 +189,6 @@ async def _deal(interaction: discord.Interaction, service: GameService, me: Play
         raise
     # The copy is dealt: from here on nothing may turn into an error reply.
     await post_reply(interaction, place, reply)
-    await post_grid(interaction.client, service, reply.game_id)
     try:
         await send(interaction, f"Today's {name} deal is yours to play {where}. Only your first finish counts "
                                 f"for the daily board (/leaderboard {deal.slug} daily:True).", ephemeral=True)

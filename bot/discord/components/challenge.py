@@ -12,7 +12,8 @@ a custom_id only spare a pointless round trip: the service checks who may answer
 challenge, so a forged custom_id changes nothing.
 
 An accepted challenge is played in a thread of its own where the bot may make one
-(bot/discord/components/threads.py).
+(bot/discord/components/threads.py); its edited message, linking the thread, is then all the
+channel shows of it (the accepter alone reads where to play).
 
 A settled challenge (accepted, declined, withdrawn, expired) has its message edited to say so,
 with no buttons left: :func:`show_settled` does it from the stored record, for any caller.
@@ -204,8 +205,9 @@ class AcceptButton(_ChallengeButton, discord.ui.DynamicItem[discord.ui.Button], 
             return reply, settled_text(record, "accepted", by=user.name)
         await answers_of(interaction).post(interaction, thread, reply)
         await add_players(thread, [pid or user.id for pid, _ in record.players])
-        info_line = reply.text.splitlines()[1] if len(reply.text.splitlines()) > 1 else ""
-        pointer = Reply(f"{user.name} accepts. {info_line} is played in {thread.jump_url}", game_id=reply.game_id)
+        # The channel shows the edited challenge alone; the accepter is told where to play, privately.
+        pointer = Reply(f"{user.name} accepts: the game is played in {thread.jump_url}", game_id=reply.game_id,
+                        ephemeral=True)
         return pointer, settled_text(record, "accepted", by=user.name, where=thread.jump_url)
 
 

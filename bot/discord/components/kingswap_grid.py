@@ -1,9 +1,11 @@
-"""KingSwap! by clicking: the 5x5 board as 25 buttons, in a message of its own beside the board image.
+"""KingSwap! by clicking: the 5x5 board as 25 buttons, under the board image of the newest board.
 
-Click a man, then where it goes. The first click edits the grid so only that man's legal targets
-are enabled (click the man again to put it down); the second plays the move, posts the new board
-and turns the grid to the new position. The other controls (/undo, /hint, /resign) stay commands,
-and typed /move keeps working beside the grid.
+The grid is the KingSwap! board's one control (no select-menu builder beside it): every board of
+a puzzle in play carries it, and a board posted after it (a move, or /undo reopening a finished
+puzzle) takes it off the older one, as for any board (outbox.show_newest). Click a man,
+then where it goes. The first click edits the grid so only that man's legal targets are enabled
+(click the man again to put it down); the second plays the move and posts the new board with its
+grid. The other controls (/undo, /hint, /resign) stay commands, and typed /move keeps working.
 
 Like the challenge buttons and the turn builder, each button is a ``DynamicItem`` whose custom_id
 carries all it needs, so a grid works after a restart:
@@ -27,7 +29,6 @@ from bot.discord.context import answers_of, channel_key, player, service_of
 from bot.discord.interactions import send
 from bot.discord.transport import describe
 from bot.discord.tree import report_error
-from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,10 @@ class GridButton(discord.ui.DynamicItem[discord.ui.Button],
         except Exception as error:  # noqa: BLE001 - a refusal or a bug: tell the user privately
             await _refuse(interaction, error)
             return
-        await interaction.response.edit_message(content=grid_text(state), view=grid_view(state))
+        if interaction.message is not None and interaction.message.attachments:   # on a board: its text stays
+            await interaction.response.edit_message(view=grid_view(state))
+        else:
+            await interaction.response.edit_message(content=grid_text(state), view=grid_view(state))
 
     async def _play(self, interaction: discord.Interaction, move: str) -> None:
         service = service_of(interaction)
@@ -112,17 +116,12 @@ class GridButton(discord.ui.DynamicItem[discord.ui.Button],
         except Exception as error:  # noqa: BLE001 - nothing was played: tell the user privately
             await _refuse(interaction, error)
             return
-        # The move is committed: turn the grid to the new position (best effort), then post the board.
-        try:
-            state = await service.current_grid(channel_key(interaction))
-            if state is None or state.game_id != self.game_id:
-                await interaction.edit_original_response(content=f"KingSwap! game #{self.game_id} is over.",
-                                                         view=None)
-            else:
-                await interaction.edit_original_response(content=grid_text(state), view=grid_view(state))
-        except Exception as error:  # noqa: BLE001 - cosmetic; an old grid refuses clicks anyway
-            log.warning("could not turn the grid of game %s to ply %s (%s)", self.game_id, self.ply + 1,
-                        describe(error))
+        # The move is committed: the new board carries the grid (and takes it off this one once shown).
+        if interaction.message is not None and not interaction.message.attachments:   # a grid of its own, from before
+            try:
+                await interaction.edit_original_response(view=None)
+            except Exception as error:  # noqa: BLE001 - cosmetic; an old grid refuses clicks anyway
+                log.warning("could not take the old grid of game %s off (%s)", self.game_id, describe(error))
         await answers_of(interaction).deliver(interaction, reply)
 
 
@@ -137,24 +136,6 @@ async def _refuse(interaction: discord.Interaction, error: BaseException) -> Non
         except Exception:   # fall back to the plain sentence
             log.warning("could not show the current grid after a stale click", exc_info=True)
     await report_error(interaction, error)
-
-
-async def post_grid(client: discord.Client, service: GameService, game_id: int | None) -> None:
-    """Post the grid of game `game_id` as a message of the bot's own where the game is played, if
-    it is a KingSwap! game in play (nothing for other games). Not a followup: the command's answer
-    stays its board. Best effort: the puzzle stands, and /move works without the grid."""
-    if game_id is None:
-        return
-    try:
-        found = await service.grid_of(game_id)
-        if found is None:
-            return
-        channel, state = found
-        destination = client.get_channel(int(channel)) or await client.fetch_channel(int(channel))
-        if isinstance(destination, discord.abc.Messageable):
-            await destination.send(grid_text(state), view=grid_view(state))
-    except Exception as error:  # noqa: BLE001 - see above
-        log.warning("could not post the KingSwap! grid of game %s (%s)", game_id, describe(error))
 
 
 DYNAMIC_ITEMS = (GridButton,)

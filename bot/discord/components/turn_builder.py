@@ -16,7 +16,8 @@ keyed by a short token (``!<token>``); after a restart such a builder says to st
 Rows: the select on the first, Confirm and Clear on the second; three rows stay free for other
 controls. A choice edits the board message in place (everyone sees the turn being built, as
 over a real board); Confirm posts the new board (as its callback, or the edit of its "thinking"),
-whose builder is for the next player, and takes the builder off the old one.
+whose builder is for the next player; the old board loses its controls as any board does when a
+newer one is shown (``show_newest`` in bot/discord/outbox.py).
 """
 from __future__ import annotations
 
@@ -32,7 +33,6 @@ from bot.builder import Menu
 from bot.discord.components.board_buttons import keep_controls
 from bot.discord.context import answers_of, channel_key, player, service_of
 from bot.discord.limits import MAX_BUTTON_LABEL, MAX_CUSTOM_ID, MAX_PLACEHOLDER, MAX_SELECT_TEXT
-from bot.discord.transport import describe
 from bot.discord.tree import report_error
 from bot.service import UserError
 
@@ -86,7 +86,7 @@ def builder_view(game_id: int, ply: int, menu: Menu) -> discord.ui.View:
     if menu.parts or menu.origin or menu.page:
         confirm_state = _state_for("tbok", game_id, ply, menu.parts)
         view.add_item(ConfirmButton(game_id, ply, confirm_state, disabled=not menu.complete,
-                                    label=f"Confirm {menu.text}" if menu.complete else "Confirm"))
+                                    label=f"Confirm {menu.label}" if menu.complete else "Confirm"))
         view.add_item(ClearButton(game_id, ply))
     return view
 
@@ -153,14 +153,7 @@ class ConfirmButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz
                 channel_key(interaction), player(interaction.user), self.game_id, self.ply, parts), changes=True)
         except Exception as error:  # noqa: BLE001 - nothing was played: tell the user privately
             await _refuse(interaction, error)
-            return
-        # The turn is committed and shown: take the builder off the old board (best effort).
-        if interaction.message is not None:
-            try:
-                await interaction.message.edit(view=None)
-            except Exception as error:  # noqa: BLE001 - cosmetic; the old builder refuses stale clicks anyway
-                log.warning("could not remove the builder from game %s at ply %s (%s)", self.game_id, self.ply,
-                            describe(error))
+        # The new board, once shown, took the builder off the old one (outbox.show_newest).
 
 
 class ClearButton(discord.ui.DynamicItem[discord.ui.Button], template=r"kibitz:tbclr:(?P<game>[0-9]{1,18}):(?P<ply>[0-9]{1,18})"):
