@@ -1,7 +1,10 @@
 """One bot process in the cross-process race (test_scale.py): plays moves in one game on a shared
 PostgreSQL database until it holds `plies` moves, and prints what happened to each try as JSON.
 
-    python -m tests.bot.race_player URL CHANNEL SEED PLIES START_AT
+    python -m tests.bot.race_player URL CHANNEL SEED PLIES
+
+It prints "ready" once its store is open and starts when a line arrives on stdin, so the test starts
+every process together however long each took to start (a busy machine changes nothing).
 """
 from __future__ import annotations
 
@@ -9,7 +12,6 @@ import asyncio
 import json
 import random
 import sys
-import time
 
 import rules
 from bot.service import GameService, Player, UserError
@@ -18,12 +20,13 @@ from bot.store.postgres import PostgresStore
 PLAYERS = {rules.WHITE: Player("1", "alice"), rules.BLACK: Player("2", "bob")}
 
 
-async def play(url: str, channel: str, seed: int, plies: int, start_at: float) -> list[dict]:
+async def play(url: str, channel: str, seed: int, plies: int) -> list[dict]:
     store = await PostgresStore.open(url)
     service = GameService(store, renderer=lambda view, orientation: b"png")
     pick = random.Random(seed)
     tries: list[dict] = []
-    await asyncio.sleep(max(0.0, start_at - time.time()))   # every process starts together
+    print("ready", flush=True)
+    await asyncio.to_thread(sys.stdin.readline)   # every process starts together, when the test says go
     try:
         while True:
             record = await store.open_game(channel)
@@ -46,5 +49,5 @@ async def play(url: str, channel: str, seed: int, plies: int, start_at: float) -
 
 
 if __name__ == "__main__":
-    url, channel, seed, plies, start_at = sys.argv[1:]
-    print(json.dumps(asyncio.run(play(url, channel, int(seed), int(plies), float(start_at)))))
+    url, channel, seed, plies = sys.argv[1:]
+    print(json.dumps(asyncio.run(play(url, channel, int(seed), int(plies)))))

@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -77,11 +76,17 @@ def test_bot_processes_racing_on_one_game_in_postgres_never_fork_it(pg_url):
         await store.close()
 
     asyncio.run(setup())
-    plies, start_at = 24, time.time() + 2
+    plies = 24
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD", "KIBITZ"))}
     racers = [subprocess.Popen([sys.executable, "-m", "tests.bot.race_player", pg_url, CHANNEL, str(seed),
-                                str(plies), str(start_at)], cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                                str(plies)], cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True) for seed in (1, 2, 3)]
+    for racer in racers:   # each has its store open: start them together, however long each took to start
+        assert racer.stdout is not None and racer.stdout.readline().strip() == "ready", racer.communicate()[1]
+    for racer in racers:
+        assert racer.stdin is not None
+        racer.stdin.write("go\n")
+        racer.stdin.flush()
     reports = []
     for racer in racers:
         out, err = racer.communicate(timeout=120)

@@ -1,4 +1,5 @@
 """Small pieces of the Discord layer that need no Discord."""
+import sys
 from types import SimpleNamespace
 
 import aiohttp
@@ -11,11 +12,15 @@ from bot.discord.transport import BACKOFF, retry_delay
 
 
 def test_config_reads_the_environment(tmp_path):
-    nothing = load({}, dotenv=tmp_path / "none")
+    nothing = load({"KIBITZ_STOCKFISH": "off"}, dotenv=tmp_path / "none")
     assert DiscordConfig.from_app_config(nothing) == DiscordConfig(DEFAULT_API_BASE, None)
-    cfg = load({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/"},
-               dotenv=tmp_path / "none")
+    cfg = load({"DISCORD_API_BASE": "http://127.0.0.1:9/api/v10/", "DISCORD_GATEWAY_URL": "ws://127.0.0.1:9/",
+                "KIBITZ_STOCKFISH": "off"}, dotenv=tmp_path / "none")
     assert DiscordConfig.from_app_config(cfg) == DiscordConfig("http://127.0.0.1:9/api/v10", "ws://127.0.0.1:9/")
+    engine = load({"KIBITZ_ENGINE_WORKERS": "2", "KIBITZ_ENGINE_NODES": "300", "KIBITZ_STOCKFISH": sys.executable},
+                  dotenv=tmp_path / "none")
+    assert DiscordConfig.from_app_config(engine) == DiscordConfig(DEFAULT_API_BASE, None, engine_workers=2,
+                                                                  engine_nodes=300, stockfish=sys.executable)
 
 
 def test_dotenv_supplies_the_token_and_the_environment_wins(tmp_path):
