@@ -52,13 +52,14 @@ MAX_PNG_BYTES, PNG_LEVEL_TIGHT = 20 * 1024, 6
 BAND_CACHE = 4096
 GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
 GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
-GIF_SMALLER_SQUARES = (42, 36, 32)   # squares a replay over its byte budget may be drawn on instead
+GIF_SMALLER_SQUARES = (42, 36, 32, 28)   # squares a replay over its byte budget may be drawn on instead
 GIF_FIRST_FRAME_BYTES = 16 * 1024        # a replay's budget: its first, whole frame ...
 GIF_BYTES_PER_TURN = 84 * 1024 // 40     # ... and each turn's changes: a 40-ply replay within 100 KB
 
 
 def gif_budget(frames: int) -> int:
-    """The bytes a replay of `frames` positions should fit in (a 40-ply one: 100 KB)."""
+    """The bytes a replay of `frames` positions should fit in (a 40-ply one: 100 KB), the text
+    under its frames and its result's frame included."""
     return GIF_FIRST_FRAME_BYTES + GIF_BYTES_PER_TURN * max(0, frames - 1)
 
 
@@ -174,6 +175,8 @@ class Renderer:
         longer than a line is broken too. Nothing is left out."""
         font = self.assets.font(layout.font_px)
         room = width - 2 * layout.margin
+        if " ".join(text.split()) == text and font.getlength(text) <= room:
+            return [text] if text else []   # one line (most are): measured once, not word by word
         lines: list[str] = []
         for word in text.split():
             line = f"{lines[-1]} {word}" if lines else word
@@ -324,6 +327,7 @@ class Renderer:
         if labels and len(labels) != len(views):
             raise ValueError("game_gif needs one label per position")
         texts = [[line for line in (title, label) if line] for label in (labels or [""] * len(views))]
+        budget = gif_budget(len(views))   # counted before the result's frame: it shares the budget
         if result:
             views, texts = views + views[-1:], texts + [[line for line in (title, result) if line]]
         side = _orientation(orientation, views[0].turn)
@@ -334,7 +338,6 @@ class Renderer:
         # A replay's bytes shrink a little faster than its squares' width (measured), so the square
         # predicted from the first drawing usually fits at the second.
         largest = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
-        budget = gif_budget(len(views))
         data = self._gif(views, texts, side, frame_ms, largest)
         first = len(data)
         for size in (s for s in GIF_SMALLER_SQUARES if s < largest):
