@@ -11,7 +11,8 @@ compressed scanlines (render/png.py) and compresses only the ranks a picture has
 What a variant shows beyond men and highlights is drawn over that, in fixed palette colours:
 a turn of one step is tinted like a chess move; a turn of several parts (or a drop) is drawn part
 by part (`view.parts`, `view.part_kinds`), numbered in order: an arrow for a step, a two-headed
-arrow for a swap, an arrow crossed by a bar for a mirror, a ring for a drop. Then a small disc in
+arrow for a swap, an arrow crossed by a bar for a mirror, a ring under the man for a drop (in
+its tile), each number in a disc on a corner of its square, clear of the men. Then a small disc in
 the owner's colour in a corner of each square whose man's owner differs from its colour
 (`view.owners`), arrows (`view.arrows`), a line between half-boards (`view.split_file`). The
 state beside the board makes the image grow, never cut: men in hand as pockets of piece pictures
@@ -36,8 +37,8 @@ from . import png
 from .assets import Assets
 from .theme import THEME, Layout, Theme, parse_square
 
-Flags = tuple[bool, bool, bool]   # (last move, mark, check)
-NO_FLAGS: Flags = (False, False, False)
+Flags = tuple[bool, bool, bool, bool]   # (last move, mark, check, drop: a man put there)
+NO_FLAGS: Flags = (False, False, False, False)
 EMPTY: tuple[Flags, str] = (NO_FLAGS, "")
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
 # zlib level of board PNGs, chosen by benchmarks/picture_sizes.py: level 3 encodes 8x8 boards in
@@ -137,29 +138,25 @@ class Renderer:
     def _draw_parts(self, draw: ImageDraw.ImageDraw, view: BoardView, layout: Layout, flipped: bool) -> None:
         """Each part of the last turn as what it is, numbered in order when there are several."""
         sq, ink, white = layout.square, self._index(self.theme.part), self._index((255, 255, 255))
-        kinds = tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
-        font = self.assets.font(max(9, sq // 5))
-        for number, (names, kind) in enumerate(zip(view.parts, kinds), 1):
+        font = self.assets.font(max(9, round(sq * 0.2)))
+        for number, (names, kind) in enumerate(zip(view.parts, _part_kinds(view)), 1):
             found = [_centre(name, view, layout, flipped) for name in names]
             centres = [c for c in found if c is not None]
             if not centres or len(centres) < len(found):
                 continue
             a, b = centres[0], centres[-1]
-            if kind == "drop" or a == b:
-                r = sq * 0.36
-                draw.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), outline=ink, width=max(3, sq // 12))
-            else:
+            if kind != "drop" and a != b:   # a drop's ring is drawn under the man, in its tile
                 _arrow(draw, a, b, sq, ink, both=kind == "swap")
                 if kind == "mirror":   # a bar across the middle: the mirror the man is reflected in
                     mx, my, length = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, math.dist(a, b)
                     ux, uy, half = (b[0] - a[0]) / length, (b[1] - a[1]) / length, sq * 0.3
                     draw.line((mx - uy * half, my + ux * half, mx + uy * half, my - ux * half),
                               fill=ink, width=max(3, sq // 10))
-            if len(view.parts) > 1:   # its number in a disc in the top-left corner of its first square
-                x, y = a[0] - sq / 2 + 2, a[1] - sq / 2 + 2
-                r = max(6, sq // 7)
-                draw.ellipse((x, y, x + 2 * r, y + 2 * r), fill=ink)
-                draw.text((x + r, y + r), str(number), font=font, fill=white, anchor="mm")
+            if len(view.parts) > 1:   # its number in a disc on the top-left corner of its first square,
+                x, y = a[0] - sq / 2, a[1] - sq / 2   # where no man reaches (on any of the four squares)
+                r = max(5, round(sq * 0.12))
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+                draw.text((x, y), str(number), font=font, fill=white, anchor="mm")
 
     def _with_state(self, image: Image.Image, view: BoardView, layout: Layout, flipped: bool) -> Image.Image:
         """The board with its pockets to the right and its caption, wrapped, below."""
@@ -386,7 +383,7 @@ class Renderer:
 
     def _build_palette(self) -> Image.Image:
         t, px = self.theme, PALETTE_SQUARE
-        kinds = [(last, mark, check) for last in (False, True) for mark in (False, True) for check in (False, True)]
+        kinds = [(last, mark, check, False) for last in (False, True) for mark in (False, True) for check in (False, True)]
         letters = [""] + list(self.assets.pieces)
         swatch = Image.new("RGB", (px * len(letters), px * 2 * len(kinds) + px))
         for i, letter in enumerate(letters):
@@ -474,7 +471,7 @@ class Renderer:
     def _tile_rgb(self, px: int, parity: int, flags: Flags, letter: str) -> Image.Image:
         """One square, RGB. parity 0 is a dark square (a1), 1 a light one."""
         t = self.theme
-        last, mark, check = flags
+        last, mark, check, drop = flags
         tile = Image.new("RGBA", (px, px), (t.dark if parity == 0 else t.light) + (255,))
         if last:
             tile.alpha_composite(Image.new("RGBA", (px, px), t.last_move))
@@ -487,6 +484,10 @@ class Renderer:
                                            outline=t.mark_ring, width=width)
         if check:
             tile.alpha_composite(self._overlay("check", px))
+        if drop:   # a ring under the man put there, wide enough to show round him
+            r = px * 0.45
+            ImageDraw.Draw(tile).ellipse((px / 2 - r, px / 2 - r, px / 2 + r, px / 2 + r), outline=t.part,
+                                         width=max(2, round(px / 13)))
         if letter:
             tile.alpha_composite(self._sprite(letter, px))
         return tile.convert("RGB")
@@ -583,6 +584,11 @@ def drawn_by_parts(view: BoardView) -> bool:
     return len(view.parts) > 1 or any(kind != "step" for kind in view.part_kinds)
 
 
+def _part_kinds(view: BoardView) -> tuple[str, ...]:
+    """What each of `view.parts` is, a step where the view does not say."""
+    return tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
+
+
 def has_extras(view: BoardView) -> bool:
     """Whether anything is drawn over the squares (owner discs, arrows, a half-board line, parts)."""
     return bool(view.owners or view.arrows or view.split_file or drawn_by_parts(view))
@@ -635,14 +641,17 @@ def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
         pos = at(name)
         if pos is not None and letter:
             out[pos] = (NO_FLAGS, str(letter))
-    last = () if drawn_by_parts(view) else tuple(view.last_move) + tuple(name for part in view.parts for name in part)
-    for index, names in enumerate((last, view.marks, view.checks)):
+    by_parts = drawn_by_parts(view)
+    last = () if by_parts else tuple(view.last_move) + tuple(name for part in view.parts for name in part)
+    drops = [part[0] for part, kind in zip(view.parts, _part_kinds(view))
+             if by_parts and part and (kind == "drop" or len(set(part)) == 1)]
+    for index, names in enumerate((last, view.marks, view.checks, drops)):
         for name in names:
             pos = at(name)
             if pos is None:
                 continue
             flags, letter = out.get(pos, (NO_FLAGS, ""))
-            flags = (flags[0] or index == 0, flags[1] or index == 1, flags[2] or index == 2)
+            flags = (flags[0] or index == 0, flags[1] or index == 1, flags[2] or index == 2, flags[3] or index == 3)
             out[pos] = (flags, letter)
     return out
 

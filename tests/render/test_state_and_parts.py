@@ -233,6 +233,29 @@ def test_concurrent_mirror_and_tyrant_placement_are_marked_as_such():
     assert image.getpixel(between(tyrant, "g2", "b2")) == THEME.part
 
 
+@pytest.mark.parametrize("square", [60, 40])
+def test_a_drop_mark_and_the_parts_numbers_leave_every_man_whole(square):
+    # a man put on the board is ringed under him, and the numbers sit on the squares' corners:
+    # not one pixel of any man's body, marked or beside a mark, is covered
+    names, letters = [f + r for r in "3456" for f in "cdef"], "QNKRBPqnkrbpNQnq"
+    men = BoardView(8, 8, dict(zip(names, letters)))
+    moved = BoardView(8, 8, {chr(ord(n[0]) + 1) + n[1]: letter for n, letter in zip(names, letters)})
+    marked = replace(men, parts=(("d4",), ("e5",)), part_kinds=("drop", "drop"))
+    drawn, plain, other = png(marked, square=square), png(men, square=square), png(moved, square=square)
+    empty = png(BoardView(8, 8, {}), square=square)
+    lay = render.layout(8, 8, square)
+    left, top, _, _ = lay.box("c6")
+    _, _, right, bottom = lay.box("f3")
+    # a man's body: what is the same whatever the square's colour (each man one file on, in `moved`)
+    body = [(x, y) for x in range(left, right) for y in range(top, bottom)
+            if plain.getpixel((x, y)) != empty.getpixel((x, y)) and plain.getpixel((x, y)) == other.getpixel((x + square, y))]
+    assert len(body) > 8 * square * square // 2 and all(drawn.getpixel(xy) == plain.getpixel(xy) for xy in body)
+    for square_name in ("d4", "e5"):   # the ring shows round the man, and the part's number on a corner
+        x0, y0, x1, y1 = lay.box(square_name)
+        assert THEME.part in colours(drawn, (x0, (y0 + y1) // 2, x0 + square // 8, (y0 + y1) // 2 + 1))
+        assert {THEME.part, (255, 255, 255)} <= colours(drawn, (x0 - 5, y0 - 5, x0 + 5, y0 + 5))
+
+
 def test_a_one_step_turn_is_still_tinted_like_a_move():
     game = rules.new_game("standard")
     game.play("e4")
