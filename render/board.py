@@ -147,9 +147,10 @@ class Renderer:
             a, b = centres[0], centres[-1]
             if kind != "drop" and a != b:   # a drop's ring is drawn under the man, in its tile
                 _arrow(draw, a, b, sq, ink, both=kind == "swap")
-                if kind == "mirror":   # a bar across the middle: the mirror the man is reflected in
-                    mx, my, length = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, math.dist(a, b)
+                if kind == "mirror":   # a bar across the shaft's middle (clear of the head): the mirror
+                    length = math.dist(a, b)
                     ux, uy, half = (b[0] - a[0]) / length, (b[1] - a[1]) / length, sq * 0.3
+                    mx, my = a[0] + ux * (length - sq / 2) / 2, a[1] + uy * (length - sq / 2) / 2
                     draw.line((mx - uy * half, my + ux * half, mx + uy * half, my - ux * half),
                               fill=ink, width=max(3, sq // 10))
             if len(view.parts) > 1:   # its number in a disc on the top-left corner of its first square,
@@ -215,7 +216,8 @@ class Renderer:
     def _draw_pockets(self, canvas: Image.Image, view: BoardView, layout: Layout, flipped: bool, left: int) -> None:
         """Each side's men in hand, one picture per kind with its count, beside its own half of the
         board (as lichess draws Crazyhouse pockets): the side at the top from the top down, the
-        side at the bottom from the bottom up."""
+        side at the bottom from the bottom up; whose they are ("First", "Second": the side that
+        moves first, White's hand) written in the frame beside its end of the board."""
         draw, font = ImageDraw.Draw(canvas), self.assets.font(layout.font_px)
         ink = self._index(self.theme.coords)
         half = layout.ranks * layout.square // 2
@@ -225,6 +227,8 @@ class Renderer:
                 continue
             cell = min(self._pocket_cell(layout), (half - 2) // len(kinds))
             on_top = (side == BLACK) != flipped
+            edge = layout.margin // 2 if on_top else layout.margin * 3 // 2 + 2 * half
+            draw.text((left, edge), "First" if side == WHITE else "Second", font=font, fill=ink, anchor="lm")
             for i, (letter, count) in enumerate(kinds):
                 y = layout.margin + i * (cell + 2) if on_top else layout.margin + 2 * half - (i + 1) * (cell + 2) + 2
                 canvas.paste(self._pocket_man(letter, cell), (left, y))

@@ -5,7 +5,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 import render
 import rules
@@ -221,7 +221,7 @@ def test_concurrent_mirror_and_tyrant_placement_are_marked_as_such():
     concurrent = played("concurrent", "rnbqkbnr/ppp1pppp/2p5/8/8/6P1/PPPPPPP1/RNBQKBNR w - - 0 2", "a2|h2 e2f3")
     assert concurrent.part_kinds == ("mirror", "step")
     image = png(concurrent, orientation="white")
-    mid = between(concurrent, "a2", "h2")
+    mid = between(concurrent, "a2", "h2", (7 - 0.5) / 2 / 7)   # the middle of the shaft (the head: its last half square)
     assert image.getpixel(mid) == THEME.part
     assert image.getpixel((mid[0], mid[1] - render.layout(8, 8).square // 5)) == THEME.part   # the mirror's bar
     tyrant = played("tyrant", "br1r1Nn1/p3k2p/P1p2ppP/1p1pp1N1/1PPPP3/B4P2/1Q4q1/1R1K1B1R b - - 2 43", "g2b2 Q@d3")
@@ -254,6 +254,30 @@ def test_a_drop_mark_and_the_parts_numbers_leave_every_man_whole(square):
         x0, y0, x1, y1 = lay.box(square_name)
         assert THEME.part in colours(drawn, (x0, (y0 + y1) // 2, x0 + square // 8, (y0 + y1) // 2 + 1))
         assert {THEME.part, (255, 255, 255)} <= colours(drawn, (x0 - 5, y0 - 5, x0 + 5, y0 + 5))
+
+
+def test_a_mirror_between_neighbouring_squares_keeps_its_bar_off_the_arrowhead():
+    view = BoardView(8, 8, {}, parts=(("d7", "e7"), ("a1", "a3")), part_kinds=("mirror", "step"))
+    barred, arrow = png(view), png(replace(view, part_kinds=("step", "step")))
+    bar = ImageChops.difference(barred, arrow).getbbox()
+    head_base = centre(view, "e7")[0] - render.layout(8, 8).square // 2   # the head: the last half square
+    assert bar is not None and centre(view, "d7")[0] < bar[0] and bar[2] <= head_base
+
+
+def test_pockets_say_whose_they_are():
+    # Reentrant's first player holds black men: each pocket has a word ("First", "Second") in the
+    # frame at its end of the board, and the word goes with the pocket when the board is turned
+    view = rules.new_game("reentrant", fen="4k3/8/8/8/8/8/8/r3K3[p,N] w - - 0 1").view()
+    lay = render.layout(8, 8)
+
+    def ends(orientation):
+        image = png(view, orientation=orientation)
+        return [image.crop((lay.size[0], y, image.width, y + lay.margin)) for y in (0, lay.size[1] - lay.margin)]
+
+    (white_top, white_bottom), (black_top, black_bottom) = ends("white"), ends("black")
+    assert THEME.coords in colours(white_top, (0, 0, *white_top.size)) & colours(white_bottom, (0, 0, *white_bottom.size))
+    assert white_top.tobytes() != white_bottom.tobytes()
+    assert white_top.tobytes() == black_bottom.tobytes() and white_bottom.tobytes() == black_top.tobytes()
 
 
 def test_a_one_step_turn_is_still_tinted_like_a_move():
@@ -367,7 +391,7 @@ def test_safe_passage_says_who_moves_and_what_is_next_and_marks_the_next_goal():
 
 def test_alt_text_says_each_part_as_what_it_is():
     tyrant = played("tyrant", "br1r1Nn1/p3k2p/P1p2ppP/1p1pp1N1/1PPPP3/B4P2/1Q4q1/1R1K1B1R b - - 2 43", "g2b2 Q@d3")
-    assert "Last move g2-b2, then a man put on d3." in render.alt_text(tyrant)
+    assert "Last move g2-b2, then a white queen put on d3." in render.alt_text(tyrant)
     concurrent = played("concurrent", "rnbqkbnr/ppp1pppp/2p5/8/8/6P1/PPPPPPP1/RNBQKBNR w - - 0 2", "a2|h2 e2f3")
     assert "Last move mirror a2 to h2, then e2-f3." in render.alt_text(concurrent)
     game = rules.new_game("balanced-swap")
