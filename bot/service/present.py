@@ -118,7 +118,8 @@ class Presenter(Tables):
         lines: list[Line] = [(headline,) if isinstance(headline, str) else headline] if headline else []
         lines.append((Mark(game.info.name), f" · game #{record.id}"))
         if record.solo:
-            lines.append(("Player: ", _who(record, 0), f" · moves played: {len(record.moves)}{daily.record_note(record)}"))
+            played = "" if f" · {len(record.moves)} move" in view.caption else f" · moves played: {len(record.moves)}"   # said once
+            lines.append(("Player: ", _who(record, 0), f"{played}{daily.record_note(record)}"))
         else:
             lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
         if record.moves:
