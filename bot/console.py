@@ -230,7 +230,9 @@ class Console:
         if unknown := [a for a in words if ":" in a]:
             raise UserError(f"Unknown option {unknown[0]!r}: use colour:, days: or level:.")
         if words and words[0].startswith("@"):
-            words = words[1:2] + words[:1]   # the older order: opponent first
+            words = words[1:2] + words[:1] + words[2:]   # the older order: opponent first
+        if len(words) > 2:
+            raise UserError(f"I don't know what {words[2]!r} means here: say a variant, then @name, then options.")
         slug = self._arg(words, "a variant")
         opponent = self._opponent(words[1:]) if words[1:] else None
         if opponent is not None and opponent.name == "kibitz":
@@ -254,6 +256,8 @@ class Console:
             number = args[0].lstrip("#")
             if not number.isdecimal():
                 raise UserError(f"Say the challenge's game number, as in /{command} 3.")
+            if await self.service.store.get(int(number)) is None:
+                raise UserError(f"There is no challenge #{number} here.")
             return await answer(self.channel, self.user, int(number))
         waiting = await self.service.waiting_challenges(self.channel, self.user, declining=command == "decline")
         if len(waiting) > 1:

@@ -11,7 +11,8 @@ compressed scanlines (render/png.py) and compresses only the ranks a picture has
 What a variant shows beyond men and highlights is drawn over that, in fixed palette colours:
 a turn of one step is tinted like a chess move; a turn of several parts (or a drop) is drawn part
 by part (`view.parts`, `view.part_kinds`), numbered in order: an arrow for a step, a two-headed
-arrow for a swap, an arrow crossed by a bar for a mirror, a ring for a drop. Then a small disc in
+arrow for a swap, an arrow crossed by a bar for a mirror, a ring under the man for a drop (in
+its tile), each number in a disc on a corner of its square, clear of the men. Then a small disc in
 the owner's colour in a corner of each square whose man's owner differs from its colour
 (`view.owners`), arrows (`view.arrows`), a line between half-boards (`view.split_file`). The
 state beside the board makes the image grow, never cut: men in hand as pockets of piece pictures
@@ -36,8 +37,8 @@ from . import png
 from .assets import Assets
 from .theme import THEME, Layout, Theme, parse_square
 
-Flags = tuple[bool, bool, bool]   # (last move, mark, check)
-NO_FLAGS: Flags = (False, False, False)
+Flags = tuple[bool, bool, bool, bool]   # (last move, mark, check, drop: a man put there)
+NO_FLAGS: Flags = (False, False, False, False)
 EMPTY: tuple[Flags, str] = (NO_FLAGS, "")
 PALETTE_SQUARE = 60               # the square size whose tiles choose the shared palette
 # zlib level of board PNGs, chosen by benchmarks/picture_sizes.py: level 3 encodes 8x8 boards in
@@ -52,13 +53,14 @@ MAX_PNG_BYTES, PNG_LEVEL_TIGHT = 20 * 1024, 6
 BAND_CACHE = 4096
 GIF_SQUARE = 48                   # largest square of replay GIFs, chosen by benchmarks/picture_sizes.py
 GIF_COLOURS = 48                  # colours (at most 255) of replay GIFs, chosen by benchmarks/picture_sizes.py
-GIF_SMALLER_SQUARES = (42, 36, 32)   # squares a replay over its byte budget may be drawn on instead
+GIF_SMALLER_SQUARES = (42, 36, 32, 28)   # squares a replay over its byte budget may be drawn on instead
 GIF_FIRST_FRAME_BYTES = 16 * 1024        # a replay's budget: its first, whole frame ...
 GIF_BYTES_PER_TURN = 84 * 1024 // 40     # ... and each turn's changes: a 40-ply replay within 100 KB
 
 
 def gif_budget(frames: int) -> int:
-    """The bytes a replay of `frames` positions should fit in (a 40-ply one: 100 KB)."""
+    """The bytes a replay of `frames` positions should fit in (a 40-ply one: 100 KB), the text
+    under its frames and its result's frame included."""
     return GIF_FIRST_FRAME_BYTES + GIF_BYTES_PER_TURN * max(0, frames - 1)
 
 
@@ -136,29 +138,26 @@ class Renderer:
     def _draw_parts(self, draw: ImageDraw.ImageDraw, view: BoardView, layout: Layout, flipped: bool) -> None:
         """Each part of the last turn as what it is, numbered in order when there are several."""
         sq, ink, white = layout.square, self._index(self.theme.part), self._index((255, 255, 255))
-        kinds = tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
-        font = self.assets.font(max(9, sq // 5))
-        for number, (names, kind) in enumerate(zip(view.parts, kinds), 1):
+        font = self.assets.font(max(9, round(sq * 0.2)))
+        for number, (names, kind) in enumerate(zip(view.parts, _part_kinds(view)), 1):
             found = [_centre(name, view, layout, flipped) for name in names]
             centres = [c for c in found if c is not None]
             if not centres or len(centres) < len(found):
                 continue
             a, b = centres[0], centres[-1]
-            if kind == "drop" or a == b:
-                r = sq * 0.36
-                draw.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), outline=ink, width=max(3, sq // 12))
-            else:
+            if kind != "drop" and a != b:   # a drop's ring is drawn under the man, in its tile
                 _arrow(draw, a, b, sq, ink, both=kind == "swap")
-                if kind == "mirror":   # a bar across the middle: the mirror the man is reflected in
-                    mx, my, length = (a[0] + b[0]) / 2, (a[1] + b[1]) / 2, math.dist(a, b)
+                if kind == "mirror":   # a bar across the shaft's middle (clear of the head): the mirror
+                    length = math.dist(a, b)
                     ux, uy, half = (b[0] - a[0]) / length, (b[1] - a[1]) / length, sq * 0.3
+                    mx, my = a[0] + ux * (length - sq / 2) / 2, a[1] + uy * (length - sq / 2) / 2
                     draw.line((mx - uy * half, my + ux * half, mx + uy * half, my - ux * half),
                               fill=ink, width=max(3, sq // 10))
-            if len(view.parts) > 1:   # its number in a disc in the top-left corner of its first square
-                x, y = a[0] - sq / 2 + 2, a[1] - sq / 2 + 2
-                r = max(6, sq // 7)
-                draw.ellipse((x, y, x + 2 * r, y + 2 * r), fill=ink)
-                draw.text((x + r, y + r), str(number), font=font, fill=white, anchor="mm")
+            if len(view.parts) > 1:   # its number in a disc on the top-left corner of its first square,
+                x, y = a[0] - sq / 2, a[1] - sq / 2   # where no man reaches (on any of the four squares)
+                r = max(5, round(sq * 0.12))
+                draw.ellipse((x - r, y - r, x + r, y + r), fill=ink)
+                draw.text((x, y), str(number), font=font, fill=white, anchor="mm")
 
     def _with_state(self, image: Image.Image, view: BoardView, layout: Layout, flipped: bool) -> Image.Image:
         """The board with its pockets to the right and its caption, wrapped, below."""
@@ -174,6 +173,8 @@ class Renderer:
         longer than a line is broken too. Nothing is left out."""
         font = self.assets.font(layout.font_px)
         room = width - 2 * layout.margin
+        if " ".join(text.split()) == text and font.getlength(text) <= room:
+            return [text] if text else []   # one line (most are): measured once, not word by word
         lines: list[str] = []
         for word in text.split():
             line = f"{lines[-1]} {word}" if lines else word
@@ -215,7 +216,8 @@ class Renderer:
     def _draw_pockets(self, canvas: Image.Image, view: BoardView, layout: Layout, flipped: bool, left: int) -> None:
         """Each side's men in hand, one picture per kind with its count, beside its own half of the
         board (as lichess draws Crazyhouse pockets): the side at the top from the top down, the
-        side at the bottom from the bottom up."""
+        side at the bottom from the bottom up; whose they are ("First", "Second": the side that
+        moves first, White's hand) written in the frame beside its end of the board."""
         draw, font = ImageDraw.Draw(canvas), self.assets.font(layout.font_px)
         ink = self._index(self.theme.coords)
         half = layout.ranks * layout.square // 2
@@ -225,6 +227,8 @@ class Renderer:
                 continue
             cell = min(self._pocket_cell(layout), (half - 2) // len(kinds))
             on_top = (side == BLACK) != flipped
+            edge = layout.margin // 2 if on_top else layout.margin * 3 // 2 + 2 * half
+            draw.text((left, edge), "First" if side == WHITE else "Second", font=font, fill=ink, anchor="lm")
             for i, (letter, count) in enumerate(kinds):
                 y = layout.margin + i * (cell + 2) if on_top else layout.margin + 2 * half - (i + 1) * (cell + 2) + 2
                 canvas.paste(self._pocket_man(letter, cell), (left, y))
@@ -324,6 +328,7 @@ class Renderer:
         if labels and len(labels) != len(views):
             raise ValueError("game_gif needs one label per position")
         texts = [[line for line in (title, label) if line] for label in (labels or [""] * len(views))]
+        budget = gif_budget(len(views))   # counted before the result's frame: it shares the budget
         if result:
             views, texts = views + views[-1:], texts + [[line for line in (title, result) if line]]
         side = _orientation(orientation, views[0].turn)
@@ -334,7 +339,6 @@ class Renderer:
         # A replay's bytes shrink a little faster than its squares' width (measured), so the square
         # predicted from the first drawing usually fits at the second.
         largest = min(GIF_SQUARE, Layout.for_board(views[0].files, views[0].ranks).square)
-        budget = gif_budget(len(views))
         data = self._gif(views, texts, side, frame_ms, largest)
         first = len(data)
         for size in (s for s in GIF_SMALLER_SQUARES if s < largest):
@@ -383,7 +387,7 @@ class Renderer:
 
     def _build_palette(self) -> Image.Image:
         t, px = self.theme, PALETTE_SQUARE
-        kinds = [(last, mark, check) for last in (False, True) for mark in (False, True) for check in (False, True)]
+        kinds = [(last, mark, check, False) for last in (False, True) for mark in (False, True) for check in (False, True)]
         letters = [""] + list(self.assets.pieces)
         swatch = Image.new("RGB", (px * len(letters), px * 2 * len(kinds) + px))
         for i, letter in enumerate(letters):
@@ -471,7 +475,7 @@ class Renderer:
     def _tile_rgb(self, px: int, parity: int, flags: Flags, letter: str) -> Image.Image:
         """One square, RGB. parity 0 is a dark square (a1), 1 a light one."""
         t = self.theme
-        last, mark, check = flags
+        last, mark, check, drop = flags
         tile = Image.new("RGBA", (px, px), (t.dark if parity == 0 else t.light) + (255,))
         if last:
             tile.alpha_composite(Image.new("RGBA", (px, px), t.last_move))
@@ -484,6 +488,10 @@ class Renderer:
                                            outline=t.mark_ring, width=width)
         if check:
             tile.alpha_composite(self._overlay("check", px))
+        if drop:   # a ring under the man put there, wide enough to show round him
+            r = px * 0.45
+            ImageDraw.Draw(tile).ellipse((px / 2 - r, px / 2 - r, px / 2 + r, px / 2 + r), outline=t.part,
+                                         width=max(2, round(px / 13)))
         if letter:
             tile.alpha_composite(self._sprite(letter, px))
         return tile.convert("RGB")
@@ -580,6 +588,11 @@ def drawn_by_parts(view: BoardView) -> bool:
     return len(view.parts) > 1 or any(kind != "step" for kind in view.part_kinds)
 
 
+def _part_kinds(view: BoardView) -> tuple[str, ...]:
+    """What each of `view.parts` is, a step where the view does not say."""
+    return tuple(view.part_kinds) + ("step",) * (len(view.parts) - len(view.part_kinds))
+
+
 def has_extras(view: BoardView) -> bool:
     """Whether anything is drawn over the squares (owner discs, arrows, a half-board line, parts)."""
     return bool(view.owners or view.arrows or view.split_file or drawn_by_parts(view))
@@ -632,14 +645,17 @@ def _squares(view: BoardView) -> dict[tuple[int, int], tuple[Flags, str]]:
         pos = at(name)
         if pos is not None and letter:
             out[pos] = (NO_FLAGS, str(letter))
-    last = () if drawn_by_parts(view) else tuple(view.last_move) + tuple(name for part in view.parts for name in part)
-    for index, names in enumerate((last, view.marks, view.checks)):
+    by_parts = drawn_by_parts(view)
+    last = () if by_parts else tuple(view.last_move) + tuple(name for part in view.parts for name in part)
+    drops = [part[0] for part, kind in zip(view.parts, _part_kinds(view))
+             if by_parts and part and (kind == "drop" or len(set(part)) == 1)]
+    for index, names in enumerate((last, view.marks, view.checks, drops)):
         for name in names:
             pos = at(name)
             if pos is None:
                 continue
             flags, letter = out.get(pos, (NO_FLAGS, ""))
-            flags = (flags[0] or index == 0, flags[1] or index == 1, flags[2] or index == 2)
+            flags = (flags[0] or index == 0, flags[1] or index == 1, flags[2] or index == 2, flags[3] or index == 3)
             out[pos] = (flags, letter)
     return out
 

@@ -451,15 +451,15 @@ def square_name(file: int, rank: int) -> str:
 
 
 def hand_words(letters: str) -> str:
-    """"NPP" -> "knight, 2 pawns" (colour of each man named when the hand mixes colours)."""
+    """"NPp" -> "white knight, white pawn, black pawn": each man's colour always named (in
+    Reentrant a player holds men of the other colour)."""
     counts: dict[str, int] = {}
     for letter in letters:
         counts[letter] = counts.get(letter, 0) + 1
-    mixed = any(c.isupper() for c in letters) and any(c.islower() for c in letters)
     words = []
     for letter, n in counts.items():
         name = PIECE_NAMES.get(letter.lower(), letter.lower())
-        colour = ("white " if letter.isupper() else "black ") if mixed else ""
+        colour = "white " if letter.isupper() else "black "
         words.append(f"{n} {colour}{name}s" if n > 1 else f"{colour}{name}")
     return ", ".join(words)
 
@@ -495,6 +495,9 @@ def describe_view(view: BoardView, title: str = "") -> str:
         said = []
         for squares, kind in zip(view.parts, kinds):
             words = PART_WORDS.get(kind, "")
+            man = view.pieces.get(squares[0], "") if kind == "drop" and squares else ""
+            if man:   # the man put there, named: "a black knight put on e5"
+                words = f"a {'white' if man.isupper() else 'black'} {PIECE_NAMES.get(man.lower(), man.lower())} put on {{}}"
             said.append(words.format(*squares) if words.count("{}") == len(squares) else "-".join(squares))
         parts.append("Last move " + ", then ".join(said) + ".")
     elif view.last_move:

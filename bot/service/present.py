@@ -123,7 +123,8 @@ class Presenter(Tables):
         elif not headline or not record.moves and outcome is None:   # /board, or a game's first board: which game, who plays
             lines.append((Mark(game.info.name), f" · game #{record.id}"))
             if record.solo:
-                lines.append(("Player: ", _who(record, 0), f" · moves played: {len(record.moves)}{daily.record_note(record)}"))
+                played = "" if f" · {len(record.moves)} move" in view.caption else f" · moves played: {len(record.moves)}"
+                lines.append(("Player: ", _who(record, 0), f"{played}{daily.record_note(record)}"))   # the count said once
             else:
                 lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
             if record.moves:

@@ -129,6 +129,28 @@ async def test_console_refuses_a_second_identical_challenge(service, tmp_path):
     assert "! You already have that challenge open here." in out.getvalue()
 
 
+async def test_console_challenge_refuses_a_word_it_does_not_know(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge zoo @bob junk", "/challenge @bob zoo junk")
+    assert out.getvalue().count("! I don't know what 'junk' means here: say a variant, then @name, then options.") == 2
+    assert await service.store.challenges(console.channel) == []
+    await console.handle("/challenge zoo @bob")
+    assert len(await service.store.challenges(console.channel)) == 1
+
+
+async def test_console_accept_of_a_game_number_that_never_was_says_so(service, tmp_path):
+    console, out = await console_of(service, tmp_path, "/challenge zoo @bob", "/as bob", "/accept 99")
+    assert "! There is no challenge #99 here." in out.getvalue()
+    await console.handle("/accept 1")
+    assert "bob accepts" in out.getvalue()
+
+
+async def test_safe_passage_board_text_counts_the_moves_once(service):
+    await service.start_puzzle(CHANNEL, ALICE, "safe-passage")
+    await service.move(CHANNEL, ALICE, (await service.move_suggestions(CHANNEL, ALICE, ""))[0])
+    text = (await service.board(CHANNEL)).text
+    assert "· 1 move." in text and "moves played" not in text
+
+
 # -- who plays White ---------------------------------------------------------------------------
 async def test_console_challenge_draws_the_colour_unless_said(service, tmp_path):
     console, out = await console_of(service, tmp_path, "/challenge zoo @bob")

@@ -72,7 +72,7 @@ def test_alt_text_says_hands_owners_parts_and_arrows():
     view = BoardView(8, 8, {"a1": "r"}, hands={"white": "NPP", "black": ""}, owners={"a1": "white"},
                      parts=(("b8", "c6"), ("f8", "g7")), arrows=(("e2", "e4"),), caption="A caption.")
     text = render.alt_text(view)
-    assert "White holds knight, 2 pawns in hand." in text
+    assert "White holds white knight, 2 white pawns in hand." in text
     assert "Black holds nothing in hand." in text
     assert "White owns the men on a1." in text
     assert "Last move b8-c6, then f8-g7." in text
@@ -97,5 +97,7 @@ def test_reentrant_shows_hands_and_owners():
     view = game.view()
     assert view.hands == {"white": "p", "black": "N"}
     assert view.owners["a1"] == "white"
+    # the first player holds a black pawn: the colour is said even when the hand holds one colour
+    assert "White holds black pawn in hand. Black holds white knight in hand." in render.alt_text(view)
     image = png(view, orientation="white")
     assert corner(image, view, "a1", inset=6, right=True) == THEME.white_disc
