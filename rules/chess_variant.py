@@ -7,7 +7,8 @@ methods are hooks whose defaults are standard chess. Override only what the vari
     marks(board, state)               squares to tint on the image (goal squares, a threatened line)
     score(board, state)               a solo puzzle's running score (default None)
     generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
-                                      kings are not royal), after the castling/promotion switches
+                                      kings are not royal or castling is `Castling.NO_CHECK`), after
+                                      the castling/promotion/double-step switches
     allows(board, state, move)        filter: is this candidate legal here?
     explain(board, state, move)       why a refused candidate is refused (for the player)
     after_move(board, state, move, mover, captured) -> state
@@ -45,6 +46,7 @@ import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from . import endings
+from .castling import Castling, no_check_moves
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
@@ -71,7 +73,7 @@ class ChessVariant(Generic[S]):
     players: int = 2
     start_fen: str = chess.STARTING_FEN
     royal_king: bool = True          # no move may leave one's own king attacked
-    castling: bool = True
+    castling: Castling = Castling.FIDE   # FIDE, NO_CHECK (attacks do not matter) or NONE (rules.castling)
     promotions: str = "qrbn"         # piece letters a pawn may promote to
     double_step: bool = True         # pawns may advance two squares from their start rank
     fide_draws: bool = True          # 75 moves and fivefold end the game; threefold and 50 claimable
@@ -123,10 +125,12 @@ class ChessVariant(Generic[S]):
     # -- moves --------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: S) -> Iterator[chess.Move]:
         moves: Iterable[chess.Move] = board.legal_moves if self.royal_king else board.pseudo_legal_moves
+        if self.castling is Castling.NO_CHECK:
+            moves = no_check_moves(board)
         for move in moves:
             if move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
                 continue
-            if not self.castling and board.is_castling(move):
+            if self.castling is Castling.NONE and board.is_castling(move):
                 continue
             if (not self.double_step and board.pawns & chess.BB_SQUARES[move.from_square]
                     and abs(move.to_square - move.from_square) == 16):
@@ -147,7 +151,7 @@ class ChessVariant(Generic[S]):
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
 
     def _is_fide_generation(self) -> bool:
-        return (self.royal_king and self.castling and self.double_step
+        return (self.royal_king and self.castling is Castling.FIDE and self.double_step
                 and set(self.promotions) == set("qrbn"))
 
     def push(self, board: chess.Board, state: S, move: chess.Move) -> S:

@@ -11,6 +11,7 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
@@ -34,7 +35,7 @@ class Clerical(ChessVariant[None]):
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
     insufficient_material = False
     royal_king = False                # missing, extra or attacked kings are normal here (rules card)
-    castling = False
+    castling = Castling.NONE
     promotions = "qrnk"
     initial_state = None     # no extra state beyond the board
     fide_moves = False        # `generate` lists the candidates

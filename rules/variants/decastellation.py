@@ -1,16 +1,14 @@
 """Decastellation Chess: no check; capture the enemy king or the last enemy rook to win.
 
 Kings are ordinary men here, so moves are python-chess's pseudo-legal moves, with castling
-rebuilt without the attacked-square conditions (rules card). The end is state-based: a side with
+without the attacked-square conditions (`Castling.NO_CHECK`, rules card). The end is state-based: a side with
 no king or no rook on the board has lost.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 import chess
 
-from ..castling import pseudo_legal_moves
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
 
@@ -22,11 +20,7 @@ class Decastellation(ChessVariant[None]):
     insufficient_material = False
     royal_king = False
     initial_state = None     # no extra state beyond the board
-    fide_moves = False        # `generate` lists the candidates
-
-
-    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
-        return pseudo_legal_moves(self, board)
+    castling = Castling.NO_CHECK
 
     def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         return f"{move.uci()} is not a legal move here."

@@ -19,6 +19,7 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending
 from ..endings import NoMove
@@ -189,7 +190,7 @@ class Dowager(ChessVariant[None]):
                "a player with no legal move loses; pawns may promote to a King.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royal_king = False
-    castling = False
+    castling = Castling.NONE
     promotions = "krbn"
     insufficient_material = False      # rules card
     faults = BOARD_FAULTS

@@ -18,6 +18,7 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, captured_piece, colour_name, san
 from ..core import Outcome
 from ..men import Man, MenTable, man_at
@@ -88,7 +89,7 @@ class Dynastic(ChessVariant[None]):
                "next to its partner, else like a Knight, and like a King once alone.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royal_king = False
-    castling = False
+    castling = Castling.NONE
     promotions = "rbn"
     insufficient_material = False      # rules card
     initial_state = None     # no extra state beyond the board

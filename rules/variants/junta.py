@@ -15,6 +15,7 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 
@@ -40,7 +41,7 @@ class Junta(ChessVariant[str | None]):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royal_king = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
-    castling = False
+    castling = Castling.NONE
     promotions = "qrb"
     initial_state = None     # None while playing; FINISHED once the goal is met
     fide_moves = False        # `generate` lists the candidates

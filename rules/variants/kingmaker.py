@@ -16,6 +16,7 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
@@ -42,7 +43,7 @@ class Kingmaker(ChessVariant[None]):
     summary = "Promote a pawn into the enemy King, then force it to be the only man that can move."
     insufficient_material = False
     start_fen = START
-    castling = False
+    castling = Castling.NONE
     promotions = "qrbnk"
     initial_state = None     # no extra state beyond the board
     fide_moves = False        # `generate` lists the candidates

@@ -10,6 +10,7 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
@@ -41,7 +42,7 @@ class Zoo(ChessVariant[tuple[str, str]]):
     insufficient_material = False
     royal_king = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS   # a missing king is normal; two of one colour never arise
-    castling = False
+    castling = Castling.NONE
     initial_state = ("", "")     # kinds captured by White, by Black
     fide_moves = False        # `generate` lists the candidates
     after_effects = True      # `after_move`/`push` change more than the move

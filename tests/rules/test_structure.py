@@ -142,3 +142,10 @@ def test_the_citation_finder_tells_a_ruling(tmp_path):
     source = tmp_path / "m.py"
     source.write_text("# see ../shared/rulings/zoo.md\nx = 1   # Ruling 3: no castling\n# rules card\n# overruling 2\n")
     assert citations_outside(source) == [1, 2]
+
+
+def test_no_variant_writes_castling_by_hand():
+    # Castling is data (rules.castling.Castling): a variant names its mode, never the rights.
+    by_hand = [str(p.relative_to(ROOT)) for p in (ROOT / "rules" / "variants").rglob("*.py")
+               if "clean_castling_rights" in p.read_text(encoding="utf-8")]
+    assert by_hand == []

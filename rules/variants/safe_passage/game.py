@@ -19,6 +19,7 @@ from typing import Iterator
 
 import chess
 
+from ...castling import castling_moves
 from ...chess_variant import ChessVariant, colour_name
 from ...core import DailyDealer, Ending, HintSearch, Outcome, VariantInfo
 
@@ -199,20 +200,7 @@ class SafePassage(ChessVariant[int]):
             if move.promotion == chess.QUEEN:
                 yield chess.Move(move.from_square, move.to_square)
             yield move
-        yield from self.castlings(board)
-
-    def castlings(self, board: chess.Board) -> Iterator[chess.Move]:
-        """Castling by the FIDE rights and empty squares, before the check test: candidates for
-        refusals only (the legal castlings are python-chess's, rules card)."""
-        us = board.turn
-        home = chess.E1 if us == chess.WHITE else chess.E8
-        if board.piece_at(home) != chess.Piece(chess.KING, us):
-            return
-        rights = board.clean_castling_rights() & board.occupied_co[us]
-        for rook, target in ((home + 3, home + 2), (home - 4, home - 2)):
-            between = chess.between(home, rook)
-            if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
-                yield chess.Move(home, target)
+        yield from castling_moves(board)   # before the check test: for refusals only (rules card)
 
     def allows(self, board: chess.Board, state: int, move: chess.Move) -> bool:
         return self.refusal(board, move) is None
