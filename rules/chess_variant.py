@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
-from typing import Callable, Generic, Iterable, Iterator, Literal, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar
 
 import chess
 
@@ -48,6 +48,7 @@ from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantIn
 from . import endings
 from .castling import Castling, no_check_moves
 from .endings import CHECKMATE, STALEMATE, NoMove
+from .men import KING, Royalty
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
 
@@ -72,7 +73,8 @@ class ChessVariant(Generic[S]):
     summary: str = "FIDE chess."
     players: int = 2
     start_fen: str = chess.STARTING_FEN
-    royal_king: bool = True          # no move may leave one's own king attacked
+    royalty: Royalty = KING          # royal men (rules.men): KING (no move may leave it attacked) or
+                                     # NO_ROYALTY; a variant with another royal man tests check itself
     castling: Castling = Castling.FIDE   # FIDE, NO_CHECK (attacks do not matter) or NONE (rules.castling)
     promotions: str = "qrbn"         # piece letters a pawn may promote to
     double_step: bool = True         # pawns may advance two squares from their start rank
@@ -84,6 +86,12 @@ class ChessVariant(Generic[S]):
     fide_moves: bool = True          # False: `generate` lists the candidate moves itself
     filters_moves: bool = False      # True: `allows` refuses some candidates
     after_effects: bool = False      # True: `push`/`after_move` change the board or state after the move
+
+    royal_king: bool = True          # worked out from `royalty`: a royal FIDE king, python-chess's check
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.royal_king = cls.royalty == KING
 
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:

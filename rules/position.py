@@ -59,7 +59,7 @@ import chess
 from . import endings
 from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
-from .men import Man, MenTable, Region, Royalty, whole_board
+from .men import KING, Man, MenTable, Region, Royalty, whole_board
 from .notation import normalise_san, san
 from .parts import (
     MAN_NAMES,
@@ -120,7 +120,7 @@ class PartsVariant(Generic[T]):
     stalemated: NoMove = STALEMATE       # no turn otherwise
     # Men as data (rules.men): letter -> Man (Betza-like); None: the variant lists its own turns.
     men: Mapping[str, Man] | None = None
-    royalty: Royalty = Royalty("k")       # royal men; men that may never be captured
+    royalty: Royalty = KING               # royal men; men that may never be captured
     promotions: str = "qrbn"              # what a pawn becomes on its last rank ("" never)
     region: Region = staticmethod(whole_board)   # confinement of a man by its square (half-boards)
     clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN

@@ -11,6 +11,7 @@ import chess
 from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
+from ..men import NO_ROYALTY
 
 
 class Decastellation(ChessVariant[None]):
@@ -18,7 +19,7 @@ class Decastellation(ChessVariant[None]):
     name = "Decastellation Chess"
     summary = "No check: capture the enemy king, or capture every enemy rook, to win."
     insufficient_material = False
-    royal_king = False
+    royalty = NO_ROYALTY
     initial_state = None     # no extra state beyond the board
     castling = Castling.NO_CHECK
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
-from ..men import FIDE_MEN, Man, Royalty
+from ..men import FIDE_MEN, NO_ROYALTY, Man
 from ..notation import san
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of, label_text
 
@@ -31,7 +31,7 @@ class Donnybrook(PartsVariant[FairyTurn]):
     summary = ("No check: capture both the enemy King and Queen (the Queen steps like a King). "
                "Captured Rooks, Bishops and Knights go back to their owner.")
     men = {**FIDE_MEN, "q": Man("queen (steps as a king)", "K")}
-    royalty = Royalty("")
+    royalty = NO_ROYALTY
     promotions = "rbn"
     has_hands = True
     back_rank_pawns = False

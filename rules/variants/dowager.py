@@ -24,7 +24,7 @@ from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending
 from ..endings import NoMove
 from ..lookahead import after as position_after
-from ..men import Man, MenTable
+from ..men import Man, MenTable, Royalty
 
 # The men that lend the Queen their power, highest first (keyed by the lender's letter), and the
 # Queen each makes: the rules card's pawn-power Queen steps forward and captures forward diagonally only.
@@ -189,7 +189,7 @@ class Dowager(ChessVariant[None]):
     summary = ("The Queen is royal and moves like the highest man you still have; "
                "a player with no legal move loses; pawns may promote to a King.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
+    royalty = Royalty("q")   # the Queen is royal: check is tested here (`attackers`)
     castling = Castling.NONE
     promotions = "krbn"
     insufficient_material = False      # rules card

@@ -21,7 +21,7 @@ import chess
 from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, captured_piece, colour_name, san
 from ..core import Outcome
-from ..men import Man, MenTable, man_at
+from ..men import NO_ROYALTY, Man, MenTable, man_at
 
 MONARCHS = (chess.KING, chess.QUEEN)
 # A monarch's pattern by its situation at the start of its move, as men keyed by the letter whose
@@ -88,7 +88,7 @@ class Dynastic(ChessVariant[None]):
     summary = ("Capture both the enemy King and Queen. No check. A monarch moves like a Queen from "
                "next to its partner, else like a Knight, and like a King once alone.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
+    royalty = NO_ROYALTY
     castling = Castling.NONE
     promotions = "rbn"
     insufficient_material = False      # rules card

@@ -17,6 +17,7 @@ import chess
 from ..castling import Castling, castling_moves, castling_tries
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
+from ..men import NO_ROYALTY
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
 ESCORTS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
@@ -32,7 +33,7 @@ class Entourage(ChessVariant[str | None]):
     name = "Entourage Chess"
     summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
     insufficient_material = False
-    royal_king = False
+    royalty = NO_ROYALTY
     castling = Castling.NO_CHECK
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture

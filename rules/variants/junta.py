@@ -18,6 +18,7 @@ import chess
 from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
+from ..men import NO_ROYALTY
 
 FINISHED = "goal"
 CASTLING_TRIES = {chess.E1: (chess.G1, chess.C1), chess.E8: (chess.G8, chess.C8)}
@@ -39,7 +40,7 @@ class Junta(ChessVariant[str | None]):
     summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
     insufficient_material = False
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
+    royalty = NO_ROYALTY
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
     castling = Castling.NONE
     promotions = "qrb"

@@ -14,6 +14,7 @@ from ..castling import Castling
 from ..chess_variant import ChessVariant
 from ..core import Ending, Outcome
 from ..endings import FIVEFOLD, NoMove
+from ..men import NO_ROYALTY
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
 
@@ -39,7 +40,7 @@ class Prop(ChessVariant[int]):
     slug = "prop"
     name = "Prop Chess"
     summary = "Move only to defended squares, forward when you can; leave the opponent without a move."
-    royal_king = False
+    royalty = NO_ROYALTY
     fide_draws = False
     initial_state = 0         # half-moves since the last capture
     castling = Castling.NO_CHECK

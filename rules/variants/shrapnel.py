@@ -17,6 +17,7 @@ from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
+from ..men import NO_ROYALTY
 
 ALL_CAPTURED = "all enemy men captured"
 NO_LEGAL_MOVE = "no legal move"
@@ -58,7 +59,7 @@ class Shrapnel(ChessVariant[None]):
     name = "Shrapnel Chess"
     summary = "Remove every enemy man. Captures also blow away the nearest man on four rays. No check."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
+    royalty = NO_ROYALTY
     castling = Castling.NONE
     insufficient_material = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
-from ..men import Man, Royalty, man_at
+from ..men import NO_ROYALTY, Man, man_at
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
 
@@ -24,7 +24,7 @@ class Tyrant(PartsVariant[FairyTurn]):
     summary = "Only kings and queens capture; captured monarchs come back. Leave him only his monarchs."
     men = {"k": Man("king", "K"), "q": Man("queen", "Q"), "r": Man("rook", "mR"), "b": Man("bishop", "mB"),
            "n": Man("knight", "mN"), "p": Man("pawn", "fmWifmnD")}
-    royalty = Royalty("")
+    royalty = NO_ROYALTY
     promotions = "rbn"
     clear_en_passant = True
     back_rank_pawns = False

@@ -14,6 +14,7 @@ from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
+from ..men import NO_ROYALTY
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
 NEEDED = 4
@@ -40,7 +41,7 @@ class Zoo(ChessVariant[tuple[str, str]]):
     name = "Zoo Chess"
     summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
     insufficient_material = False
-    royal_king = False
+    royalty = NO_ROYALTY
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS   # a missing king is normal; two of one colour never arise
     castling = Castling.NONE
     initial_state = ("", "")     # kinds captured by White, by Black

@@ -7,6 +7,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import rules.variants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,8 +146,10 @@ def test_the_citation_finder_tells_a_ruling(tmp_path):
     assert citations_outside(source) == [1, 2]
 
 
-def test_no_variant_writes_castling_by_hand():
-    # Castling is data (rules.castling.Castling): a variant names its mode, never the rights.
-    by_hand = [str(p.relative_to(ROOT)) for p in (ROOT / "rules" / "variants").rglob("*.py")
-               if "clean_castling_rights" in p.read_text(encoding="utf-8")]
-    assert by_hand == []
+@pytest.mark.parametrize("by_hand", ["clean_castling_rights", "royal_king ="])
+def test_no_variant_writes_castling_or_royalty_by_hand(by_hand):
+    # Castling and royalty are data (rules.castling.Castling, rules.men.Royalty): a variant names
+    # its mode and its royal men, never the castling rights or the base's derived switch.
+    found = [str(p.relative_to(ROOT)) for p in (ROOT / "rules" / "variants").rglob("*.py")
+             if by_hand in p.read_text(encoding="utf-8")]
+    assert found == []

@@ -22,6 +22,7 @@ import chess
 from ...castling import castling_moves
 from ...chess_variant import ChessVariant, colour_name
 from ...core import DailyDealer, Ending, HintSearch, Outcome, VariantInfo
+from ...men import NO_ROYALTY
 
 START = chess.STARTING_FEN
 LEVELS = 3
@@ -155,7 +156,7 @@ class SafePassage(ChessVariant[int]):
     summary = ("Solo puzzle: move both colours in turn and swap the kings (then the queens, then every "
                "piece) without ever leaving a piece attacked.")
     players = 1
-    royal_king = False         # no check: the safety rule covers the kings like every other piece
+    royalty = NO_ROYALTY       # no check: the safety rule covers the kings like every other piece
     promotions = ""
     fide_draws = False
     initial_state = 1          # the target level
