@@ -12,6 +12,7 @@ import re
 import chess
 
 from ..chess_variant import ChessVariant, repetitions
+from ..lookahead import after
 
 BUDGET = 3
 MATE_DEPTH = 8   # plies of check-answered-by-check looked through before calling a check "not mate"
@@ -53,10 +54,7 @@ class Moderation(ChessVariant[tuple[int, int]]):
 
     def is_mating(self, board: chess.Board, state: tuple[int, int], move: chess.Move, depth: int) -> bool:
         """Does this checking move leave the opponent in check with no legal move (variant rules)?"""
-        after = board.copy(stack=False)
-        new_state = self.bump(state, board.turn)
-        after.push(move)
-        return not self.has_legal_move(after, new_state, depth - 1)
+        return not self.has_legal_move(after(board, move), self.bump(state, board.turn), depth - 1)
 
     def has_legal_move(self, board: chess.Board, state: tuple[int, int], depth: int) -> bool:
         exhausted = self.used(state, board.turn) >= BUDGET

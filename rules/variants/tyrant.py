@@ -14,6 +14,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
+from ..lookahead import after as position_after
 from ..men import NO_ROYALTY, Man, man_at
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -59,9 +60,7 @@ class Tyrant(PartsVariant[FairyTurn]):
         square = placed.split("@")[1].lower()
         if square not in chess.SQUARE_NAMES:
             return f"{head} {square!r} is not a square."
-        after = board.copy(stack=False)
-        after.push(move)
-        if after.piece_at(chess.parse_square(square)) is not None:
+        if position_after(board, move).piece_at(chess.parse_square(square)) is not None:
             return f"{head} {square} is not empty."
         return f"{head} your King or Queen could capture it there at once."
 
