@@ -51,6 +51,7 @@ from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Royalty
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
+from .refusals import ambiguous, refuse_spelling, refuse_step
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
 BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
@@ -135,6 +136,12 @@ class ChessVariant(Generic[S]):
         moves: Iterable[chess.Move] = board.legal_moves if self.royal_king else board.pseudo_legal_moves
         if self.castling is Castling.NO_CHECK:
             moves = no_check_moves(board)
+            if self.double_step and set(self.promotions) == set("qrbn"):
+                return moves   # nothing to leave out
+        return self._switched(board, moves)
+
+    def _switched(self, board: chess.Board, moves: Iterable[chess.Move]) -> Iterator[chess.Move]:
+        """`moves` less those the castling, promotion and double-step switches leave out."""
         for move in moves:
             if move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
                 continue
@@ -312,6 +319,7 @@ def reads_as_bishop_san(text: str) -> bool:
     return len(text) > 1 and text[0] == "B" and text[1].isdigit()
 
 
+_SAN_OR_CASTLING = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?")
 _LONG_ALGEBRAIC = re.compile(r"([KQRBNP]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNKqrbnk]?)[+#!?]*(?:e\.p\.)?")
 
 
@@ -389,7 +397,7 @@ class ChessGame(Game, Generic[S]):
         if len(matches) == 1:
             return matches.pop()
         if len(matches) > 1:
-            raise IllegalMove(f"{text} is ambiguous: say which piece, e.g. {sorted(matches)[0]}.")
+            raise IllegalMove(ambiguous(text, sorted(matches)[0], "piece"))
         raise IllegalMove(self._why_not(long or text))
 
     def _why_not(self, text: str) -> str:
@@ -400,33 +408,25 @@ class ChessGame(Game, Generic[S]):
                 raise ValueError(text)
             move = chess.Move.from_uci(text.lower())
         except ValueError:
-            spelled = self._candidate_from_san(text)
-            if spelled is not None:
-                return self.variant.explain(self.board, self.state, spelled)
-            if re.fullmatch(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?", text):
-                return f"{text} is not a legal move here."
-            return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
-        piece = self.board.piece_at(move.from_square)
-        if piece is None:
-            return f"No piece on {chess.square_name(move.from_square)}."
-        if piece.color != self.board.turn:
-            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {self.turn} to move."
-        candidates = list(self.variant.generate(self.board, self.state))
-        if move in candidates:
-            return self.variant.explain(self.board, self.state, move)
+            named = self._spelled_by(text, list(self.variant.generate(self.board, self.state)))
+            return refuse_spelling(text, named, self._explain, shape=_SAN_OR_CASTLING)
+        return refuse_step(self.board, move, self._own_reason)
+
+    def _explain(self, move: chess.Move) -> str:
+        return self.variant.explain(self.board, self.state, move)
+
+    def _own_reason(self, move: chess.Move) -> str | None:
+        """The variant's reason for refusing a step of the mover's man: its own for a candidate, else check."""
+        if move in list(self.variant.generate(self.board, self.state)):
+            return self._explain(move)
         if self.variant.royal_king and self.board.is_pseudo_legal(move) and not self.board.is_legal(move):
             return "That leaves your king in check." if not self.board.is_check() else "You must get out of check."
-        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+        return None
 
     def _spelled_by(self, text: str, moves: list[chess.Move]) -> list[chess.Move]:
         """The moves among `moves` that `text` spells in SAN (disambiguated against `moves`)."""
         key = normalise_san(text)
         return [m for m in moves if key in san_keys(self.board, m, moves, self.variant)]
-
-    def _candidate_from_san(self, text: str) -> chess.Move | None:
-        """The one generated-but-refused move that `text` spells in SAN, if any."""
-        hits = self._spelled_by(text, list(self.variant.generate(self.board, self.state)))
-        return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
         chosen: chess.Move = (self._memo[-1].get("by_uci") or self._by_uci())[move]
