@@ -9,6 +9,7 @@
     no_check_moves(board)   every move ignoring check, with castling as NO_CHECK has it
     castling_tries(board)   the king's two-square steps from e1/e8, legal or not: what a player
                             may type as castling, for a variant that explains its refusal
+    is_castling_try(board, move)   a king stepping more than one file
 """
 from __future__ import annotations
 
@@ -60,3 +61,9 @@ def castling_tries(board: chess.Board) -> Iterator[chess.Move]:
     if king is not None and king in (chess.E1, chess.E8):
         yield chess.Move(king, king + 2)
         yield chess.Move(king, king - 2)
+
+
+def is_castling_try(board: chess.Board, move: chess.Move) -> bool:
+    """A king stepping more than one file: castling, legal or not."""
+    return (bool(board.kings & chess.BB_SQUARES[move.from_square])
+            and abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1)

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
-from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar, cast
 
 import chess
 
@@ -77,6 +77,7 @@ class ChessVariant(Generic[S]):
     royalty: Royalty = KING          # royal men (rules.men): KING (no move may leave it attacked) or
                                      # NO_ROYALTY; a variant with another royal man tests check itself
     castling: Castling = Castling.FIDE   # FIDE, NO_CHECK (attacks do not matter) or NONE (rules.castling)
+    reads_castling_field: bool = True    # False: a FEN's castling field is not even read (anything goes there)
     promotions: str = "qrbn"         # piece letters a pawn may promote to
     double_step: bool = True         # pawns may advance two squares from their start rank
     fide_draws: bool = True          # 75 moves and fivefold end the game; threefold and 50 claimable
@@ -98,18 +99,27 @@ class ChessVariant(Generic[S]):
     def setup(self, seed: int | None) -> str:
         return self.start_fen
 
+    # Extra state that is one optional word (None without it), carried as FEN field 7: the words it
+    # may be, and the sentence refusing any other field 7 ("": "... uses a plain six-field FEN.").
+    state_words: tuple[str, ...] = ()
+    state_refusal: str = ""
+
     def parse_state(self, fields: list[str]) -> S:
-        if fields:
-            raise ValueError(f"{self.name} uses a plain six-field FEN.")
-        return self.initial_state
+        if not fields:
+            return self.initial_state
+        if len(fields) == 1 and fields[0] in self.state_words:
+            return cast(S, fields[0])
+        raise ValueError(self.state_refusal or f"{self.name} uses a plain six-field FEN.")
 
     def format_state(self, state: S) -> list[str]:
-        return []
+        return [cast(str, state)] if self.state_words and state else []
 
     def load(self, fen: str) -> tuple[chess.Board, S]:
         fields = fen.split()
         if not fields:
             raise ValueError("Empty FEN.")
+        if not self.reads_castling_field and len(fields) >= 3:
+            fields[2] = "-"
         try:
             board = chess.Board(" ".join(fields[:6]))
         except ValueError as exc:

@@ -90,6 +90,7 @@ class Dynastic(ChessVariant[None]):
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     royalty = NO_ROYALTY
     castling = Castling.NONE
+    reads_castling_field = False      # rules card: castling rights are ignored
     promotions = "rbn"
     insufficient_material = False      # rules card
     initial_state = None     # no extra state beyond the board
@@ -98,12 +99,6 @@ class Dynastic(ChessVariant[None]):
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -------------------------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, None]:
-        fields = fen.split()
-        if len(fields) >= 3:
-            fields[2] = "-"            # rules card: castling rights are ignored
-        return super().load(" ".join(fields))
-
     def validate(self, board: chess.Board, state: None) -> None:
         # A side that has lost its King is fine (the Queen moves on as a King); only the monarchs
         # are counted here.

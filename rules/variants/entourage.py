@@ -14,18 +14,13 @@ from typing import Iterator
 
 import chess
 
-from ..castling import Castling, castling_moves, castling_tries
+from ..castling import Castling, castling_moves, castling_tries, is_castling_try
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..men import NO_ROYALTY
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
 ESCORTS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
-
-
-def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
-    return bool(board.kings & chess.BB_SQUARES[move.from_square]) and \
-        abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1
 
 
 class Entourage(ChessVariant[str | None]):
@@ -37,21 +32,13 @@ class Entourage(ChessVariant[str | None]):
     castling = Castling.NO_CHECK
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
+    state_words = tuple(REASONS)
+    state_refusal = "Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort')."
     fide_moves = False        # `generate` lists the candidates
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> str | None:
-        if not fields:
-            return None
-        if len(fields) == 1 and fields[0] in REASONS:
-            return fields[0]
-        raise ValueError("Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort').")
-
-    def format_state(self, state: str | None) -> list[str]:
-        return [state] if state else []
-
     def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         kingless = [c for c in chess.COLORS if board.king(c) is None]
@@ -72,7 +59,7 @@ class Entourage(ChessVariant[str | None]):
         yield from castling_tries(board)
 
     def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
-        return not is_two_square_king_move(board, move) or move in castling_moves(board)
+        return not is_castling_try(board, move) or move in castling_moves(board)
 
     def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
         return ("You may castle only if your King and that Rook have not moved and every square between "

@@ -41,15 +41,8 @@ class Twilight(ChessVariant[str | None]):
     initial_state = None     # None, or the GROUPS marker of the capture that just won
     after_effects = True      # `after_move`/`push` change more than the move
 
-    def parse_state(self, fields: list[str]) -> str | None:
-        if not fields:
-            return None
-        if len(fields) == 1 and fields[0] in GROUPS:
-            return fields[0]
-        raise ValueError("Twilight Chess FEN field 7, if present, is last-pawn, last-minor or last-major.")
-
-    def format_state(self, state: str | None) -> list[str]:
-        return [state] if state else []
+    state_words = tuple(GROUPS)
+    state_refusal = "Twilight Chess FEN field 7, if present, is last-pawn, last-minor or last-major."
 
     def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
