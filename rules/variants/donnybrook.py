@@ -177,22 +177,18 @@ class Donnybrook(PartsVariant[FairyTurn]):
                  for part in t[1:] if isinstance(part, Step)]
         return label_text([first.text, san(board, second.move, moves)])
 
-    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
+    def own_reason(self, position: Position, move: chess.Move) -> str | None:
         board = position.board
-        try:
-            move = chess.Move.from_uci(text.lower())
-        except ValueError:
-            return super().why_not_first(position, text, turns)
         piece = board.piece_at(move.from_square)
-        if piece is not None and piece.color == board.turn:
-            if piece.piece_type == chess.PAWN and move.promotion in (chess.QUEEN, chess.KING):
-                return "A pawn promotes only to a Rook, Bishop or Knight."
-            if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2 \
-                    and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
-                return "There is no castling in Donnybrook Chess."
-            if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 1:
-                return "The Queen moves only one square in any direction, like the King."
-        return super().why_not_first(position, text, turns)
+        assert piece is not None   # the mover's own man (`refuse_step` checked)
+        if piece.piece_type == chess.PAWN and move.promotion in (chess.QUEEN, chess.KING):
+            return "A pawn promotes only to a Rook, Bishop or Knight."
+        if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2 \
+                and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
+            return "There is no castling in Donnybrook Chess."
+        if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 1:
+            return "The Queen moves only one square in any direction, like the King."
+        return super().own_reason(position, move)
 
     def why_refused(self, position: Position, move: chess.Move) -> str:
         return "That move is not possible here."
