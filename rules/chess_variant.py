@@ -10,7 +10,8 @@ methods are hooks whose defaults are standard chess. Override only what the vari
                                       kings are not royal or castling is `Castling.NO_CHECK`), after
                                       the castling/promotion/double-step switches
     allows(board, state, move)        filter: is this candidate legal here?
-    explain(board, state, move)       why a refused candidate is refused (for the player)
+    explain(board, state, move)       why a refused candidate is refused (for the player; default the
+                                      sentence `refusal_text`, data)
     after_move(board, state, move, mover, captured) -> state
                                       effects after python-chess has pushed the move: may change
                                       the board further and returns the new extra state
@@ -93,6 +94,8 @@ class ChessVariant(Generic[S]):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "royal_king" in vars(cls):
+            raise TypeError(f"{cls.__name__}: royal men are data, e.g. `royalty = NO_ROYALTY` (rules.men)")
         cls.royal_king = cls.royalty == KING
 
     # -- set-up and FEN ---------------------------------------------------------------------
@@ -165,8 +168,10 @@ class ChessVariant(Generic[S]):
     def allows(self, board: chess.Board, state: S, move: chess.Move) -> bool:
         return True
 
+    refusal_text: str = "{move} is not allowed in {name}."   # a refused candidate's sentence ({move}: from-to)
+
     def explain(self, board: chess.Board, state: S, move: chess.Move) -> str:
-        return f"{move.uci()} is not allowed in {self.name}."
+        return self.refusal_text.format(move=move.uci(), name=self.name)
 
     def legal(self, board: chess.Board, state: S) -> list[chess.Move]:
         if not self.filters_moves:
@@ -278,25 +283,27 @@ def position_key(board: chess.Board, royal: bool = True) -> PositionKey:
 
 
 def repetitions(board: chess.Board, stop: Callable[[chess.Board], bool] | None = None, *,
-                royal: bool = True) -> int:
+                royal: bool = True, key: Callable[[chess.Board], Hashable] | None = None) -> int:
     """How often the current position has stood on the board since the last capture or pawn move.
 
     Counted by popping a copy: python-chess's own `is_repetition` re-plays moves with a plain push,
     which would lose a variant's after-move effects. `stop(probe)` ends the walk early, for a variant
-    whose extra state makes earlier positions different (e.g. a check budget spent since).
+    whose extra state makes earlier positions different (e.g. a check budget spent since). `key`
+    says what makes two positions the same (default `position_key`).
     """
     plies = min(board.halfmove_clock, len(board.move_stack))
     if plies < 4:
         return 1
     probe = board.copy(stack=plies)
-    key, count = None, 1
+    same = key or (lambda b: position_key(b, royal))
+    now, count = None, 1
     for _ in range(plies):
         probe.pop()
         if stop is not None and stop(probe):
             break
         if probe.turn == board.turn and probe.occupied == board.occupied:
-            key = key or position_key(board, royal)
-            if position_key(probe, royal) == key:
+            now = now or same(board)
+            if same(probe) == now:
                 count += 1
     return count
 

@@ -22,9 +22,7 @@ class Decastellation(ChessVariant[None]):
     royalty = NO_ROYALTY
     initial_state = None     # no extra state beyond the board
     castling = Castling.NO_CHECK
-
-    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
-        return f"{move.uci()} is not a legal move here."
+    refusal_text = "{move} is not a legal move here."
 
     def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         lost = {colour: self.loss_reason(board, colour) for colour in chess.COLORS}

@@ -30,6 +30,8 @@ class Entourage(ChessVariant[str | None]):
     insufficient_material = False
     royalty = NO_ROYALTY
     castling = Castling.NO_CHECK
+    refusal_text = ("You may castle only if your King and that Rook have not moved and every square between "
+                    "them is empty (attacked squares do not matter in Entourage Chess).")
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
     state_words = tuple(REASONS)
@@ -48,7 +50,6 @@ class Entourage(ChessVariant[str | None]):
         elif kingless:
             raise ValueError(f"An Entourage Chess position needs one King per side; {colour_name(kingless[0])} has none.")
 
-
     # -- moves -------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
         """Moves without check; every two-square King move from e1/e8 is a candidate so that a
@@ -60,10 +61,6 @@ class Entourage(ChessVariant[str | None]):
 
     def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
         return not is_castling_try(board, move) or move in castling_moves(board)
-
-    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
-        return ("You may castle only if your King and that Rook have not moved and every square between "
-                "them is empty (attacked squares do not matter in Entourage Chess).")
 
     def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:

@@ -63,7 +63,6 @@ class Junta(ChessVariant[str | None]):
             raise ValueError(f"In this position {side} has already lost ({defeat(board, lost[0])}): "
                              "the game would be over.")
 
-
     # -- moves -------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
         """Every pseudo-legal move, plus the Knight promotions and castling tries that `allows`

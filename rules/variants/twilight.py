@@ -39,6 +39,7 @@ class Twilight(ChessVariant[str | None]):
     summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
     insufficient_material = False
     initial_state = None     # None, or the GROUPS marker of the capture that just won
+    refusal_text = "{move} is not a legal move in Twilight Chess: men move and check as in chess."
     after_effects = True      # `after_move`/`push` change more than the move
 
     state_words = tuple(GROUPS)
@@ -64,9 +65,6 @@ class Twilight(ChessVariant[str | None]):
         if state:                       # rules card: prefer the capture condition
             return Outcome.win(colour_name(not board.turn), GROUPS[state][1], Ending.GOAL)
         return None
-
-    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
-        return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."
 
 
 VARIANT = Twilight()
