@@ -20,7 +20,8 @@ The model
       data. No castling with men as data; en passant for men whose data say `en_passant=True`.
       Optional hooks: `allows(position, before, after, move)`, `follow_ups(position, move, after)`
       (parts that must follow a step: a placement), `drops(position)`, `after_step(...)` (hands),
-      `place(...)`, `why_refused(position, move)` / `why_not_first(...)` (its own refusal reasons);
+      `place(...)`, `why_refused(position, move)` / `own_reason(position, move)` (its own refusal
+      reasons: for a candidate, and for any step of the mover's man; rules.refusals words the rest);
     - or, with no `men`, its own turn generator:
       turns(position) -> dict[text, Turn]     every complete legal turn, keyed by canonical text
       after(position, turn) -> Position       the position after a turn (pure: a new value)
