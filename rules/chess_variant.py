@@ -149,18 +149,23 @@ class ChessVariant(Generic[S]):
         moves: Iterable[chess.Move] = board.legal_moves if self.royal_king else board.pseudo_legal_moves
         if self.castling is Castling.NO_CHECK:
             moves = no_check_moves(board)
-            if self.double_step and set(self.promotions) == set("qrbn"):
-                return moves   # nothing to leave out
-        return self._switched(board, moves)
+        promotions = None if set(self.promotions) == set("qrbn") else self.promotions
+        # python-chess castles only with castling rights, and a variant without castling has none
+        no_castling = self.castling is Castling.NONE and board.castling_rights != chess.BB_EMPTY
+        if promotions is None and not no_castling and self.double_step:
+            return iter(moves)   # nothing to leave out
+        return self._switched(board, moves, promotions, no_castling)
 
-    def _switched(self, board: chess.Board, moves: Iterable[chess.Move]) -> Iterator[chess.Move]:
+    def _switched(self, board: chess.Board, moves: Iterable[chess.Move], promotions: str | None,
+                  no_castling: bool) -> Iterator[chess.Move]:
         """`moves` less those the castling, promotion and double-step switches leave out."""
+        single_step = not self.double_step
         for move in moves:
-            if move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
+            if promotions is not None and move.promotion and PROMOTION_LETTERS[move.promotion] not in promotions:
                 continue
-            if self.castling is Castling.NONE and board.is_castling(move):
+            if no_castling and board.is_castling(move):
                 continue
-            if (not self.double_step and board.pawns & chess.BB_SQUARES[move.from_square]
+            if (single_step and board.pawns & chess.BB_SQUARES[move.from_square]
                     and abs(move.to_square - move.from_square) == 16):
                 continue
             yield move
