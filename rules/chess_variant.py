@@ -7,9 +7,11 @@ methods are hooks whose defaults are standard chess. Override only what the vari
     marks(board, state)               squares to tint on the image (goal squares, a threatened line)
     score(board, state)               a solo puzzle's running score (default None)
     generate(board, state)            candidate moves (default: FIDE legal, or pseudo-legal when
-                                      kings are not royal), after the castling/promotion switches
+                                      kings are not royal or castling is `Castling.NO_CHECK`), after
+                                      the castling/promotion/double-step switches
     allows(board, state, move)        filter: is this candidate legal here?
-    explain(board, state, move)       why a refused candidate is refused (for the player)
+    explain(board, state, move)       why a refused candidate is refused (for the player; default the
+                                      sentence `refusal_text`, data)
     after_move(board, state, move, mover, captured) -> state
                                       effects after python-chess has pushed the move: may change
                                       the board further and returns the new extra state
@@ -39,15 +41,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable
-from typing import Callable, Generic, Iterable, Iterator, Literal, TypeVar
+from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar, cast
 
 import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from . import endings
+from .castling import Castling, no_check_moves
 from .endings import CHECKMATE, STALEMATE, NoMove
+from .men import KING, Royalty
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position
+from .refusals import ambiguous, refuse_spelling, refuse_step
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
 BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
@@ -71,8 +76,10 @@ class ChessVariant(Generic[S]):
     players: int = 2
     family: str = ""   # VariantInfo.family
     start_fen: str = chess.STARTING_FEN
-    royal_king: bool = True          # no move may leave one's own king attacked
-    castling: bool = True
+    royalty: Royalty = KING          # royal men (rules.men): KING (no move may leave it attacked) or
+                                     # NO_ROYALTY; a variant with another royal man tests check itself
+    castling: Castling = Castling.FIDE   # FIDE, NO_CHECK (attacks do not matter) or NONE (rules.castling)
+    reads_castling_field: bool = True    # False: a FEN's castling field is not even read (anything goes there)
     promotions: str = "qrbn"         # piece letters a pawn may promote to
     double_step: bool = True         # pawns may advance two squares from their start rank
     fide_draws: bool = True          # 75 moves and fivefold end the game; threefold and 50 claimable
@@ -84,22 +91,39 @@ class ChessVariant(Generic[S]):
     filters_moves: bool = False      # True: `allows` refuses some candidates
     after_effects: bool = False      # True: `push`/`after_move` change the board or state after the move
 
+    royal_king: bool = True          # worked out from `royalty`: a royal FIDE king, python-chess's check
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "royal_king" in vars(cls):
+            raise TypeError(f"{cls.__name__}: royal men are data, e.g. `royalty = NO_ROYALTY` (rules.men)")
+        cls.royal_king = cls.royalty == KING
+
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
         return self.start_fen
 
+    # Extra state that is one optional word (None without it), carried as FEN field 7: the words it
+    # may be, and the sentence refusing any other field 7 ("": "... uses a plain six-field FEN.").
+    state_words: tuple[str, ...] = ()
+    state_refusal: str = ""
+
     def parse_state(self, fields: list[str]) -> S:
-        if fields:
-            raise ValueError(f"{self.name} uses a plain six-field FEN.")
-        return self.initial_state
+        if not fields:
+            return self.initial_state
+        if len(fields) == 1 and fields[0] in self.state_words:
+            return cast(S, fields[0])
+        raise ValueError(self.state_refusal or f"{self.name} uses a plain six-field FEN.")
 
     def format_state(self, state: S) -> list[str]:
-        return []
+        return [cast(str, state)] if self.state_words and state else []
 
     def load(self, fen: str) -> tuple[chess.Board, S]:
         fields = fen.split()
         if not fields:
             raise ValueError("Empty FEN.")
+        if not self.reads_castling_field and len(fields) >= 3:
+            fields[2] = "-"
         try:
             board = chess.Board(" ".join(fields[:6]))
         except ValueError as exc:
@@ -124,12 +148,25 @@ class ChessVariant(Generic[S]):
     # -- moves --------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: S) -> Iterator[chess.Move]:
         moves: Iterable[chess.Move] = board.legal_moves if self.royal_king else board.pseudo_legal_moves
+        if self.castling is Castling.NO_CHECK:
+            moves = no_check_moves(board)
+        promotions = None if set(self.promotions) == set("qrbn") else self.promotions
+        # python-chess castles only with castling rights, and a variant without castling has none
+        no_castling = self.castling is Castling.NONE and board.castling_rights != chess.BB_EMPTY
+        if promotions is None and not no_castling and self.double_step:
+            return iter(moves)   # nothing to leave out
+        return self._switched(board, moves, promotions, no_castling)
+
+    def _switched(self, board: chess.Board, moves: Iterable[chess.Move], promotions: str | None,
+                  no_castling: bool) -> Iterator[chess.Move]:
+        """`moves` less those the castling, promotion and double-step switches leave out."""
+        single_step = not self.double_step
         for move in moves:
-            if move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
+            if promotions is not None and move.promotion and PROMOTION_LETTERS[move.promotion] not in promotions:
                 continue
-            if not self.castling and board.is_castling(move):
+            if no_castling and board.is_castling(move):
                 continue
-            if (not self.double_step and board.pawns & chess.BB_SQUARES[move.from_square]
+            if (single_step and board.pawns & chess.BB_SQUARES[move.from_square]
                     and abs(move.to_square - move.from_square) == 16):
                 continue
             yield move
@@ -137,8 +174,10 @@ class ChessVariant(Generic[S]):
     def allows(self, board: chess.Board, state: S, move: chess.Move) -> bool:
         return True
 
+    refusal_text: str = "{move} is not allowed in {name}."   # a refused candidate's sentence ({move}: from-to)
+
     def explain(self, board: chess.Board, state: S, move: chess.Move) -> str:
-        return f"{move.uci()} is not allowed in {self.name}."
+        return self.refusal_text.format(move=move.uci(), name=self.name)
 
     def legal(self, board: chess.Board, state: S) -> list[chess.Move]:
         if not self.filters_moves:
@@ -148,7 +187,7 @@ class ChessVariant(Generic[S]):
         return [m for m in self.generate(board, state) if self.allows(board, state, m)]
 
     def _is_fide_generation(self) -> bool:
-        return (self.royal_king and self.castling and self.double_step
+        return (self.royal_king and self.castling is Castling.FIDE and self.double_step
                 and set(self.promotions) == set("qrbn"))
 
     def push(self, board: chess.Board, state: S, move: chess.Move) -> S:
@@ -250,25 +289,27 @@ def position_key(board: chess.Board, royal: bool = True) -> PositionKey:
 
 
 def repetitions(board: chess.Board, stop: Callable[[chess.Board], bool] | None = None, *,
-                royal: bool = True) -> int:
+                royal: bool = True, key: Callable[[chess.Board], Hashable] | None = None) -> int:
     """How often the current position has stood on the board since the last capture or pawn move.
 
     Counted by popping a copy: python-chess's own `is_repetition` re-plays moves with a plain push,
     which would lose a variant's after-move effects. `stop(probe)` ends the walk early, for a variant
-    whose extra state makes earlier positions different (e.g. a check budget spent since).
+    whose extra state makes earlier positions different (e.g. a check budget spent since). `key`
+    says what makes two positions the same (default `position_key`).
     """
     plies = min(board.halfmove_clock, len(board.move_stack))
     if plies < 4:
         return 1
     probe = board.copy(stack=plies)
-    key, count = None, 1
+    same = key or (lambda b: position_key(b, royal))
+    now, count = None, 1
     for _ in range(plies):
         probe.pop()
         if stop is not None and stop(probe):
             break
         if probe.turn == board.turn and probe.occupied == board.occupied:
-            key = key or position_key(board, royal)
-            if position_key(probe, royal) == key:
+            now = now or same(board)
+            if same(probe) == now:
                 count += 1
     return count
 
@@ -301,6 +342,7 @@ def reads_as_bishop_san(text: str) -> bool:
     return len(text) > 1 and text[0] == "B" and text[1].isdigit()
 
 
+_SAN_OR_CASTLING = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?")
 _LONG_ALGEBRAIC = re.compile(r"([KQRBNP]?)([a-h][1-8])[-x:]?([a-h][1-8])=?([QRBNKqrbnk]?)[+#!?]*(?:e\.p\.)?")
 
 
@@ -378,7 +420,7 @@ class ChessGame(Game, Generic[S]):
         if len(matches) == 1:
             return matches.pop()
         if len(matches) > 1:
-            raise IllegalMove(f"{text} is ambiguous: say which piece, e.g. {sorted(matches)[0]}.")
+            raise IllegalMove(ambiguous(text, sorted(matches)[0], "piece"))
         raise IllegalMove(self._why_not(long or text))
 
     def _why_not(self, text: str) -> str:
@@ -389,33 +431,25 @@ class ChessGame(Game, Generic[S]):
                 raise ValueError(text)
             move = chess.Move.from_uci(text.lower())
         except ValueError:
-            spelled = self._candidate_from_san(text)
-            if spelled is not None:
-                return self.variant.explain(self.board, self.state, spelled)
-            if re.fullmatch(r"[KQRBNkqrbn]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBNKqrbnk])?[+#!?]*|[O0](-?[O0]){1,2}[+#]?", text):
-                return f"{text} is not a legal move here."
-            return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
-        piece = self.board.piece_at(move.from_square)
-        if piece is None:
-            return f"No piece on {chess.square_name(move.from_square)}."
-        if piece.color != self.board.turn:
-            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {self.turn} to move."
-        candidates = list(self.variant.generate(self.board, self.state))
-        if move in candidates:
-            return self.variant.explain(self.board, self.state, move)
+            named = self._spelled_by(text, list(self.variant.generate(self.board, self.state)))
+            return refuse_spelling(text, named, self._explain, shape=_SAN_OR_CASTLING)
+        return refuse_step(self.board, move, self._own_reason)
+
+    def _explain(self, move: chess.Move) -> str:
+        return self.variant.explain(self.board, self.state, move)
+
+    def _own_reason(self, move: chess.Move) -> str | None:
+        """The variant's reason for refusing a step of the mover's man: its own for a candidate, else check."""
+        if move in list(self.variant.generate(self.board, self.state)):
+            return self._explain(move)
         if self.variant.royal_king and self.board.is_pseudo_legal(move) and not self.board.is_legal(move):
             return "That leaves your king in check." if not self.board.is_check() else "You must get out of check."
-        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+        return None
 
     def _spelled_by(self, text: str, moves: list[chess.Move]) -> list[chess.Move]:
         """The moves among `moves` that `text` spells in SAN (disambiguated against `moves`)."""
         key = normalise_san(text)
         return [m for m in moves if key in san_keys(self.board, m, moves, self.variant)]
-
-    def _candidate_from_san(self, text: str) -> chess.Move | None:
-        """The one generated-but-refused move that `text` spells in SAN, if any."""
-        hits = self._spelled_by(text, list(self.variant.generate(self.board, self.state)))
-        return hits[0] if len(hits) == 1 else None
 
     def _apply(self, move: str) -> None:
         chosen: chess.Move = (self._memo[-1].get("by_uci") or self._by_uci())[move]

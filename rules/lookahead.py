@@ -57,6 +57,25 @@ def checking_moves(board: chess.Board, moves: Iterable[chess.Move] | None = None
             yield move
 
 
+def gives_check(board: chess.Board, move: chess.Move) -> bool:
+    return may_check(board, move) and board.gives_check(move)
+
+
+def has_move(board: chess.Board, check_counts: Callable[[chess.Move, int], bool] | None, depth: int) -> bool:
+    """Has the side to move a legal move, where a move giving check counts only when
+    `check_counts(move, depth)` says so (None: every check counts)? For variants whose checks are
+    barred unless they mate, or unless they do not: `check_counts` looks further ahead (with `depth`),
+    and past depth 0 a check counts (too deep to tell)."""
+    checking = []
+    for move in board.legal_moves:
+        if check_counts is None or not gives_check(board, move):
+            return True
+        checking.append(move)
+    if depth <= 0:
+        return bool(checking)
+    return check_counts is not None and any(check_counts(move, depth) for move in checking)
+
+
 def is_fide_mate(board: chess.Board) -> bool:
     return board.is_checkmate()
 

@@ -326,4 +326,8 @@ class Royalty:
         return not self.checked(board, colour, men)
 
 
-__all__ = ["FIDE_MEN", "Atom", "Man", "MenTable", "Royalty", "parse_betza", "whole_board"]
+KING = Royalty("k")          # FIDE: the King is royal
+NO_ROYALTY = Royalty("")     # no royal man: no check, a King is an ordinary man
+
+
+__all__ = ["KING", "NO_ROYALTY", "FIDE_MEN", "Atom", "Man", "MenTable", "Royalty", "parse_betza", "whole_board"]

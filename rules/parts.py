@@ -15,6 +15,7 @@ from typing import Any, NamedTuple, TypeVar
 import chess
 
 from .core import BLACK, LABEL_JOIN, WHITE
+from .refusals import SAN_SHAPE as SAN_SHAPE   # variants import it here
 
 HAND_ORDER = "QRBNP"
 MAN_NAMES = {"k": "King", "q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight", "p": "pawn"}   # in words of turns
@@ -152,10 +153,6 @@ PART_SHAPES = {
     "mirror": re.compile(rf"{_SQUARE}\|{_SQUARE}"),
     "pass": re.compile("pass"),
 }
-
-
-# A one-part turn written in SAN (`Nf3`, `exd8=R`, `Kxe2+`).
-SAN_SHAPE = re.compile(r"[KQRBNkqrbn]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#!?]*")
 
 
 def turn_text(turn: Iterable[Part]) -> str:

@@ -20,7 +20,8 @@ The model
       data. No castling with men as data; en passant for men whose data say `en_passant=True`.
       Optional hooks: `allows(position, before, after, move)`, `follow_ups(position, move, after)`
       (parts that must follow a step: a placement), `drops(position)`, `after_step(...)` (hands),
-      `place(...)`, `why_refused(position, move)` / `why_not_first(...)` (its own refusal reasons);
+      `place(...)`, `why_refused(position, move)` / `own_reason(position, move)` (its own refusal
+      reasons: for a candidate, and for any step of the mover's man; rules.refusals words the rest);
     - or, with no `men`, its own turn generator:
       turns(position) -> dict[text, Turn]     every complete legal turn, keyed by canonical text
       after(position, turn) -> Position       the position after a turn (pure: a new value)
@@ -59,8 +60,9 @@ import chess
 from . import endings
 from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
-from .men import Man, MenTable, Region, Royalty, whole_board
+from .men import KING, Man, MenTable, Region, Royalty, whole_board
 from .notation import normalise_san, san
+from .refusals import ambiguous, refuse_spelling, refuse_step
 from .parts import (
     MAN_NAMES,
     PART_KINDS,
@@ -122,7 +124,7 @@ class PartsVariant(Generic[T]):
     stalemated: NoMove = STALEMATE       # no turn otherwise
     # Men as data (rules.men): letter -> Man (Betza-like); None: the variant lists its own turns.
     men: Mapping[str, Man] | None = None
-    royalty: Royalty = Royalty("k")       # royal men; men that may never be captured
+    royalty: Royalty = KING               # royal men; men that may never be captured
     promotions: str = "qrbn"              # what a pawn becomes on its last rank ("" never)
     region: Region = staticmethod(whole_board)   # confinement of a man by its square (half-boards)
     clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN
@@ -378,7 +380,7 @@ class PartsVariant(Generic[T]):
         if len(hits) == 1:
             return hits.pop()
         if len(hits) > 1:
-            raise IllegalMove(f"{parts[0]} is ambiguous: say which man, e.g. {min(hits).split()[0]}.")
+            raise IllegalMove(ambiguous(parts[0], min(hits).split()[0]))
         return None
 
     def explain(self, position: Position, text: str, turns: Mapping[str, T]) -> str:
@@ -410,19 +412,18 @@ class PartsVariant(Generic[T]):
         try:
             move = chess.Move.from_uci(text.lower())
         except ValueError:
-            if not SAN_SHAPE.fullmatch(text):
-                return f"I can't read {text!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
-            pseudo = self.steps(position)
+            pseudo = self.steps(position) if SAN_SHAPE.fullmatch(text) else []
             key = normalise_san(text)
             hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
-            if len(hits) == 1:
-                return self.why_refused(position, hits[0])
-            return f"{text} is not a legal move here."
-        piece = board.piece_at(move.from_square)
-        if piece is None:
-            return f"No piece on {chess.square_name(move.from_square)}."
-        if self.owner(position, move.from_square) != board.turn:
-            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+            return refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
+        return refuse_step(board, move, lambda m: self.own_reason(position, m),
+                           owner=lambda square: self.owner(position, square))
+
+    def own_reason(self, position: Position, move: chess.Move) -> str | None:
+        """The reason for refusing a step of the mover's own man: the data's (promotions, castling),
+        or `why_refused` for a candidate; None when the man cannot go there at all."""
+        piece = position.board.piece_at(move.from_square)
+        assert piece is not None
         if (self.promotion_refusal and piece.piece_type == chess.PAWN and move.promotion
                 and chess.piece_symbol(move.promotion) not in self.promotions):
             return self.promotion_refusal
@@ -432,7 +433,7 @@ class PartsVariant(Generic[T]):
             return f"There is no castling in {self.name}."
         if move in self.steps(position) or chess.Move(move.from_square, move.to_square) in self.steps(position):
             return self.why_refused(position, move)
-        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+        return None
 
     def why_refused(self, position: Position, move: chess.Move) -> str:
         return "That leaves a royal man of yours in check."

@@ -25,6 +25,7 @@ from ..chess_variant import san
 from ..core import Ending
 from ..endings import NoMove
 from ..men import man_at
+from ..refusals import cannot_reach, whose
 from ..position import PartsVariant, Position, Step, Swap, label_text
 
 SwapTurn = tuple[Step] | tuple[Step, Swap]   # a regular move, then a swap (the first turn: the move alone)
@@ -363,15 +364,13 @@ def why_not_regular(board: chess.Board, text: str) -> str:
         if re.fullmatch(r"[KQRBN]?[a-h]?[1-8]?[x:]?[a-h][1-8](=?[QRBNqrbn])?[+#]?|[O0](-?[O0]){1,2}", text):
             return f"{text} is not a legal regular move here."
         return f"I can't read {text!r} as a move. Type a move and a swap, like b8c6 f8/g7 (or Nc6 f8/g7)."
-    piece = board.piece_at(move.from_square)
-    if piece is None:
-        return f"No piece on {chess.square_name(move.from_square)}."
-    if piece.color != board.turn:
-        return f"The piece on {chess.square_name(move.from_square)} is not yours."
+    refusal = whose(board, move.from_square, say_turn=False)
+    if refusal:
+        return refusal
     if board.is_pseudo_legal(move):
         return ("You must get out of check with the regular move." if board.is_check()
                 else "That leaves your king in check.")
-    return f"That piece cannot move to {chess.square_name(move.to_square)}."
+    return cannot_reach(move)
 
 
 VARIANT = BalancedSwap()

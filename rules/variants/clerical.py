@@ -11,9 +11,11 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
+from ..men import NO_ROYALTY
 
 NO_LEGAL_MOVE = "stalemate (no legal move)"
 NO_BISHOP_PROMOTION = "Pawns may not promote to a bishop: choose a queen, rook, knight or king."
@@ -34,8 +36,8 @@ class Clerical(ChessVariant[None]):
     family = "GOAL"
     summary = "Capture both enemy bishops. Kings are ordinary men; your last bishop, if attacked, steps."
     insufficient_material = False
-    royal_king = False                # missing, extra or attacked kings are normal here (rules card)
-    castling = False
+    royalty = NO_ROYALTY              # missing, extra or attacked kings are normal here (rules card)
+    castling = Castling.NONE
     promotions = "qrnk"
     initial_state = None     # no extra state beyond the board
     fide_moves = False        # `generate` lists the candidates

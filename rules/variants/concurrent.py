@@ -21,8 +21,8 @@ import chess
 
 from ..core import IllegalMove, Outcome
 from ..notation import san, spelled, spelling_key
+from ..refusals import ambiguous, refuse_spelling, refuse_step
 from ..position import (
-    SAN_SHAPE,
     Judged,
     Mirror,
     PartsVariant,
@@ -299,7 +299,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
         board, moves = mirrored(position.board, head, turns)
         hits = spelled(board, parts[-1], moves)
         if len(hits) > 1:
-            raise IllegalMove(f"{parts[-1]} is ambiguous: say which man, e.g. {min(hits)}.")
+            raise IllegalMove(ambiguous(parts[-1], min(hits)))
         return " ".join([*(part.text for part in head), *hits]) if hits else None
 
     # -- typed turns ---------------------------------------------------------------------------------
@@ -354,18 +354,14 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
         try:
             move = chess.Move.from_uci(spelling_key(text))
         except ValueError:
-            named = spelled(board, text, moves_of(board))
-            if len(named) == 1:
-                return self.why_not_move(board, named.pop())
-            if SAN_SHAPE.fullmatch(text):
-                return f"{text} is not a legal move here."
-            return (f"I can't read {text!r} as a move. Use SAN like Bh6 or from-to squares like e2d3, "
-                    f"with a mirror first if you like: a2|h2, e2d3.")
+            named = sorted(spelled(board, text, moves_of(board)))
+            return refuse_spelling(text, named, lambda uci: self.why_not_move(board, uci),
+                                   "Use SAN like Bh6 or from-to squares like e2d3, with a mirror first if you like: a2|h2, e2d3.")
+        return refuse_step(board, move, lambda step: self.step_reason(board, step))
+
+    def step_reason(self, board: chess.Board, move: chess.Move) -> str:
         piece = board.piece_at(move.from_square)
-        if piece is None:
-            return f"No piece on {chess.square_name(move.from_square)}."
-        if piece.color != board.turn:
-            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+        assert piece is not None
         letter = piece.symbol().lower()
         plain = chess.Move(move.from_square, move.to_square)
         pseudo = moves_of(board)

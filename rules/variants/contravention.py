@@ -2,7 +2,7 @@
 put his own King in check by a piece; the opponent must then remove that check at once, or lose.
 
 For the side to move S and the opponent O, a pseudo-legal move (never a capture of a King; castling
-added by hand, rules card) is legal iff afterwards
+without python-chess's attack tests, `Castling.NO_CHECK`, rules card) is legal iff afterwards
 1. if O's King stood attacked by S before the move (O "self-checked"), it is attacked by no man of
    S any more (rules card: removed, and no new check);
 2. S's King is not attacked, or: S was not in check before the move, S did not self-check on its
@@ -19,24 +19,17 @@ an en passant square whenever a pawn could take there.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name, position_key
 from ..core import Ending, Outcome
 from ..endings import NoMove
 from ..lookahead import after
 
 SELF_CHECKED = "sc"
-Castling = tuple[chess.Square, chess.Square, chess.Square, chess.Bitboard]
-CASTLINGS: dict[chess.Square, tuple[Castling, ...]] = {   # king square -> (rook square, king target, square the king crosses, squares to be empty)
-    chess.E1: ((chess.H1, chess.G1, chess.F1, chess.BB_F1 | chess.BB_G1),
-               (chess.A1, chess.C1, chess.D1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1)),
-    chess.E8: ((chess.H8, chess.G8, chess.F8, chess.BB_F8 | chess.BB_G8),
-               (chess.A8, chess.C8, chess.D8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8)),
-}
 
 
 @dataclass(frozen=True)
@@ -56,21 +49,14 @@ def is_self_checked(board: chess.Board) -> bool:
     return bool(king_attackers(board, not board.turn))
 
 
-def crossing_square(move: chess.Move) -> chess.Square | None:
-    for _rook, target, crossed, _ in CASTLINGS.get(move.from_square, ()):
-        if move.to_square == target:
-            return crossed
-    return None
-
-
 class Contravention(ChessVariant[Flags]):
     slug = "contravention"
     name = "Contravention Chess"
     family = "GOAL"
     summary = "You may check your own King with a piece; the opponent must undo that check at once or lose."
     insufficient_material = False
+    castling = Castling.NO_CHECK   # candidates: pseudo-legal moves, King captures included (refused with a reason)
     initial_state = Flags(False, False)
-    fide_moves = False        # `generate` lists the candidates
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
@@ -105,20 +91,6 @@ class Contravention(ChessVariant[Flags]):
         return " ".join(fields + self.format_state(state))
 
     # -- moves ---------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: Flags) -> Iterator[chess.Move]:
-        """Pseudo-legal moves, King captures included (refused with a reason), and castling by
-        hand: python-chess never castles onto an attacked square."""
-        for move in board.generate_pseudo_legal_moves():
-            if not board.is_castling(move):
-                yield move
-        king = board.king(board.turn)
-        if king is None:
-            return
-        rights = board.clean_castling_rights()
-        for rook, target, _, between in CASTLINGS.get(king, ()):
-            if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
-                yield chess.Move(king, target)
-
     def allows(self, board: chess.Board, state: Flags, move: chess.Move) -> bool:
         return self.fault(board, state, move) is None
 
@@ -134,8 +106,8 @@ class Contravention(ChessVariant[Flags]):
         if board.is_castling(move):
             if in_check:
                 return "You cannot castle while your King is in check."
-            crossed = crossing_square(move)
-            if crossed is not None and board.is_attacked_by(not me, crossed):
+            crossed = chess.msb(chess.between(move.from_square, move.to_square))
+            if board.is_attacked_by(not me, crossed):
                 return f"Your King may not castle through {chess.square_name(crossed)}: it is attacked there."
         they_self_checked = bool(king_attackers(board, not me))
         position = after(board, move)

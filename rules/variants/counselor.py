@@ -14,7 +14,7 @@ moves that leave an enemy Queen attacked, and stops at the opponent's first safe
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 import chess
 
@@ -127,20 +127,16 @@ class Counselor(PartsVariant[FairyTurn]):
                     f"(your opponent then wins).")
         return "That is not a legal move here."
 
-    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
+    def own_reason(self, position: Position, move: chess.Move) -> str | None:
         board = position.board
-        try:
-            move = chess.Move.from_uci(text.lower())
-        except ValueError:
-            return super().why_not_first(position, text, turns)
         piece = board.piece_at(move.from_square)
-        if piece is not None and piece.color == board.turn:
-            if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 2:
-                return "The Queen moves only one or two squares along a line."
-            middle = chess.between(move.from_square, move.to_square)
-            if piece.piece_type == chess.QUEEN and chess.popcount(middle) == 1 and board.occupied & middle:
-                return f"The Queen cannot jump over {chess.square_name(chess.lsb(middle))}."
-        return super().why_not_first(position, text, turns)
+        assert piece is not None   # the mover's own man (`refuse_step` checked)
+        if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 2:
+            return "The Queen moves only one or two squares along a line."
+        middle = chess.between(move.from_square, move.to_square)
+        if piece.piece_type == chess.QUEEN and chess.popcount(middle) == 1 and board.occupied & middle:
+            return f"The Queen cannot jump over {chess.square_name(chess.lsb(middle))}."
+        return super().own_reason(position, move)
 
     def caption(self, position: Position) -> str:
         """The duty of rule (4), which the board alone does not show."""

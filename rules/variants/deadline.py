@@ -23,6 +23,7 @@ from ..chess_variant import normalise_san, san
 from ..notation import spelling_key, spellings
 from ..core import IllegalMove
 from ..lookahead import after, passed
+from ..refusals import FROM_TO_OR_SAN, ambiguous, cannot_reach, whose
 from ..position import PartsVariant, Position, Step, colour_of, label_text, turn_text
 
 DeadlineTurn = tuple[Step, ...]   # one move, or two moves of one man
@@ -199,7 +200,7 @@ class Deadline(PartsVariant[DeadlineTurn]):
                 hits.add(f"{head} {tail}")
         hits &= set(turns)
         if len(hits) > 1:
-            raise IllegalMove(f"{text} is ambiguous: say which man, e.g. {min(hits)}.")
+            raise IllegalMove(ambiguous(text, min(hits)))
         return hits.pop() if hits else None
 
     @staticmethod
@@ -213,7 +214,7 @@ class Deadline(PartsVariant[DeadlineTurn]):
         parts = text.split()
         for part in parts:
             if not SAN_PART.fullmatch(part) and not re.fullmatch(r"[a-hA-H][1-8][a-hA-H][1-8][qrbnQRBN]?", part):
-                return f"I can't read {part!r} as a move. Use from-to squares like e2e4, or SAN like Nf3."
+                return f"I can't read {part!r} as a move. {FROM_TO_OR_SAN}"
         if not board.is_check():
             if len(parts) > 1:
                 return "You are not in check, so a turn is a single move: only a player in check may move twice."
@@ -279,23 +280,21 @@ def resolve_part(board: chess.Board, text: str, candidates: list[chess.Move]) ->
         frm, to = chess.parse_square(key[:2]), chess.parse_square(key[2:4])
         promotion = chess.PIECE_SYMBOLS.index(key[4]) if len(key) == 5 else None
         move = chess.Move(frm, to, promotion)
-        piece = board.piece_at(move.from_square)
-        if piece is None:
-            return f"No piece on {chess.square_name(move.from_square)}."
-        if piece.color != board.turn:
-            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+        refusal = whose(board, frm)
+        if refusal:
+            return refusal
         if frm == to:
             return "A move must go from one square to another."
         if move in candidates:
             return move
         if move.promotion is None and chess.Move(move.from_square, move.to_square, chess.QUEEN) in candidates:
             return "Say what the pawn becomes, e.g. " + move.uci() + "q."
-        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+        return cannot_reach(move)
     hits = Deadline.options(board, candidates).get(key, set())
     if len(hits) == 1:
         return chess.Move.from_uci(hits.pop())
     if hits:
-        return f"{text} is ambiguous: say which man, e.g. {min(hits)}."
+        return ambiguous(text, min(hits))
     return f"{text} is not a legal move here."
 
 

@@ -1,18 +1,17 @@
 """Decastellation Chess: no check; capture the enemy king or the last enemy rook to win.
 
 Kings are ordinary men here, so moves are python-chess's pseudo-legal moves, with castling
-rebuilt without the attacked-square conditions (rules card). The end is state-based: a side with
+without the attacked-square conditions (`Castling.NO_CHECK`, rules card). The end is state-based: a side with
 no king or no rook on the board has lost.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 import chess
 
-from ..castling import pseudo_legal_moves
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
+from ..men import NO_ROYALTY
 
 
 class Decastellation(ChessVariant[None]):
@@ -21,16 +20,10 @@ class Decastellation(ChessVariant[None]):
     family = "GOAL"
     summary = "No check: capture the enemy king, or capture every enemy rook, to win."
     insufficient_material = False
-    royal_king = False
+    royalty = NO_ROYALTY
     initial_state = None     # no extra state beyond the board
-    fide_moves = False        # `generate` lists the candidates
-
-
-    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
-        return pseudo_legal_moves(self, board)
-
-    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
-        return f"{move.uci()} is not a legal move here."
+    castling = Castling.NO_CHECK
+    refusal_text = "{move} is not a legal move here."
 
     def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         lost = {colour: self.loss_reason(board, colour) for colour in chess.COLORS}

@@ -18,7 +18,7 @@ from dataclasses import replace
 import chess
 
 from ..core import BLACK, WHITE, BoardView, Outcome
-from ..men import FIDE_MEN, Man, Royalty
+from ..men import FIDE_MEN, NO_ROYALTY, Man
 from ..notation import san
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of, label_text
 
@@ -33,7 +33,7 @@ class Donnybrook(PartsVariant[FairyTurn]):
     summary = ("No check: capture both the enemy King and Queen (the Queen steps like a King). "
                "Captured Rooks, Bishops and Knights go back to their owner.")
     men = {**FIDE_MEN, "q": Man("queen (steps as a king)", "K")}
-    royalty = Royalty("")
+    royalty = NO_ROYALTY
     promotions = "rbn"
     has_hands = True
     back_rank_pawns = False
@@ -179,22 +179,18 @@ class Donnybrook(PartsVariant[FairyTurn]):
                  for part in t[1:] if isinstance(part, Step)]
         return label_text([first.text, san(board, second.move, moves)])
 
-    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
+    def own_reason(self, position: Position, move: chess.Move) -> str | None:
         board = position.board
-        try:
-            move = chess.Move.from_uci(text.lower())
-        except ValueError:
-            return super().why_not_first(position, text, turns)
         piece = board.piece_at(move.from_square)
-        if piece is not None and piece.color == board.turn:
-            if piece.piece_type == chess.PAWN and move.promotion in (chess.QUEEN, chess.KING):
-                return "A pawn promotes only to a Rook, Bishop or Knight."
-            if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2 \
-                    and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
-                return "There is no castling in Donnybrook Chess."
-            if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 1:
-                return "The Queen moves only one square in any direction, like the King."
-        return super().why_not_first(position, text, turns)
+        assert piece is not None   # the mover's own man (`refuse_step` checked)
+        if piece.piece_type == chess.PAWN and move.promotion in (chess.QUEEN, chess.KING):
+            return "A pawn promotes only to a Rook, Bishop or Knight."
+        if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2 \
+                and chess.square_rank(move.from_square) == chess.square_rank(move.to_square):
+            return "There is no castling in Donnybrook Chess."
+        if piece.piece_type == chess.QUEEN and chess.square_distance(move.from_square, move.to_square) > 1:
+            return "The Queen moves only one square in any direction, like the King."
+        return super().own_reason(position, move)
 
     def why_refused(self, position: Position, move: chess.Move) -> str:
         return "That move is not possible here."

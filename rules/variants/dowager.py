@@ -19,11 +19,12 @@ from typing import Iterator
 
 import chess
 
-from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
+from ..castling import Castling
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name, repetitions
 from ..core import Ending
 from ..endings import NoMove
 from ..lookahead import after as position_after
-from ..men import Man, MenTable
+from ..men import Man, MenTable, Royalty
 
 # The men that lend the Queen their power, highest first (keyed by the lender's letter), and the
 # Queen each makes: the rules card's pawn-power Queen steps forward and captures forward diagonally only.
@@ -189,8 +190,9 @@ class Dowager(ChessVariant[None]):
     summary = ("The Queen is royal and moves like the highest man you still have; "
                "a player with no legal move loses; pawns may promote to a King.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
-    castling = False
+    royalty = Royalty("q")   # the Queen is royal: check is tested here (`attackers`)
+    castling = Castling.NONE
+    reads_castling_field = False       # castling rights are ignored
     promotions = "krbn"
     insufficient_material = False      # rules card
     faults = BOARD_FAULTS
@@ -199,12 +201,6 @@ class Dowager(ChessVariant[None]):
     filters_moves = True      # `allows` refuses some
 
     # -- FEN -------------------------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, None]:
-        fields = fen.split()
-        if len(fields) >= 3:
-            fields[2] = "-"            # castling rights are ignored
-        return super().load(" ".join(fields))
-
     def validate(self, board: chess.Board, state: None) -> None:
         super().validate(board, state)
         for colour in chess.COLORS:
@@ -290,18 +286,7 @@ class Dowager(ChessVariant[None]):
         """Repetitions as in standard chess (rules card): an en passant square makes a position
         different only when a legal capture there exists, legal meaning the mover's Queen is safe
         (python-chess's own test would protect the King instead)."""
-        plies = min(board.halfmove_clock, len(board.move_stack))
-        if plies < 4:
-            return 1
-        probe = board.copy(stack=plies)
-        key, count = None, 1
-        for _ in range(plies):
-            probe.pop()
-            if probe.turn == board.turn and probe.occupied == board.occupied:
-                key = key or repetition_key(board)
-                if repetition_key(probe) == key:
-                    count += 1
-        return count
+        return repetitions(board, key=repetition_key)
 
     # -- check and the end -----------------------------------------------------------------------
     def checked_kings(self, board: chess.Board, state: None) -> list[chess.Square]:

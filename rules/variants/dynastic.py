@@ -18,9 +18,10 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, captured_piece, colour_name, san
 from ..core import Outcome
-from ..men import Man, MenTable, man_at
+from ..men import NO_ROYALTY, Man, MenTable, man_at
 
 MONARCHS = (chess.KING, chess.QUEEN)
 # A monarch's pattern by its situation at the start of its move, as men keyed by the letter whose
@@ -88,8 +89,9 @@ class Dynastic(ChessVariant[None]):
     summary = ("Capture both the enemy King and Queen. No check. A monarch moves like a Queen from "
                "next to its partner, else like a Knight, and like a King once alone.")
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
-    castling = False
+    royalty = NO_ROYALTY
+    castling = Castling.NONE
+    reads_castling_field = False      # rules card: castling rights are ignored
     promotions = "rbn"
     insufficient_material = False      # rules card
     initial_state = None     # no extra state beyond the board
@@ -98,12 +100,6 @@ class Dynastic(ChessVariant[None]):
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -------------------------------------------------------------------------------------
-    def load(self, fen: str) -> tuple[chess.Board, None]:
-        fields = fen.split()
-        if len(fields) >= 3:
-            fields[2] = "-"            # rules card: castling rights are ignored
-        return super().load(" ".join(fields))
-
     def validate(self, board: chess.Board, state: None) -> None:
         # A side that has lost its King is fine (the Queen moves on as a King); only the monarchs
         # are counted here.

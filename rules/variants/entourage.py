@@ -3,7 +3,7 @@ enemy King, or an enemy Queen, Rook, Bishop or Knight standing next to its own K
 
 No check and no checkmate: Kings may stand on, step onto and castle through attacked squares.
 Castling keeps only FIDE's conditions about the men (King and Rook unmoved, squares between them
-empty), so it is generated here by hand; python-chess's generator would refuse attacked squares.
+empty): `Castling.NO_CHECK`.
 
 A plain FEN is enough while the game runs, with exactly one King per side. The FEN of a finished
 game carries the winning capture as field 7 (`king` or `escort`) so that it reloads finished.
@@ -14,34 +14,13 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling, castling_moves, castling_tries, is_castling_try
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
+from ..men import NO_ROYALTY
 
 REASONS = {"king": "captured the king", "escort": "captured a man next to the king"}
 ESCORTS = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
-# king square -> ((rook square, king target, squares that must be empty), ...)
-CASTLES = {
-    chess.E1: ((chess.H1, chess.G1, chess.BB_F1 | chess.BB_G1),
-               (chess.A1, chess.C1, chess.BB_B1 | chess.BB_C1 | chess.BB_D1)),
-    chess.E8: ((chess.H8, chess.G8, chess.BB_F8 | chess.BB_G8),
-               (chess.A8, chess.C8, chess.BB_B8 | chess.BB_C8 | chess.BB_D8)),
-}
-
-
-def castles(board: chess.Board) -> list[chess.Move]:
-    """Castling for the side to move: rights (King and Rook unmoved) and empty squares between
-    them; attacks do not matter (rules card)."""
-    king = board.king(board.turn)
-    if king is None:
-        return []
-    rights = board.clean_castling_rights() & board.occupied_co[board.turn]
-    return [chess.Move(king, target) for rook, target, between in CASTLES.get(king, ())
-            if rights & chess.BB_SQUARES[rook] and not board.occupied & between]
-
-
-def is_two_square_king_move(board: chess.Board, move: chess.Move) -> bool:
-    return bool(board.kings & chess.BB_SQUARES[move.from_square]) and \
-        abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1
 
 
 class Entourage(ChessVariant[str | None]):
@@ -50,24 +29,19 @@ class Entourage(ChessVariant[str | None]):
     family = "GOAL"
     summary = "Capture the enemy King, or any enemy piece (not a pawn) standing next to it. No check."
     insufficient_material = False
-    royal_king = False
+    royalty = NO_ROYALTY
+    castling = Castling.NO_CHECK
+    refusal_text = ("You may castle only if your King and that Rook have not moved and every square between "
+                    "them is empty (attacked squares do not matter in Entourage Chess).")
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
+    state_words = tuple(REASONS)
+    state_refusal = "Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort')."
     fide_moves = False        # `generate` lists the candidates
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> str | None:
-        if not fields:
-            return None
-        if len(fields) == 1 and fields[0] in REASONS:
-            return fields[0]
-        raise ValueError("Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort').")
-
-    def format_state(self, state: str | None) -> list[str]:
-        return [state] if state else []
-
     def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         kingless = [c for c in chess.COLORS if board.king(c) is None]
@@ -77,25 +51,17 @@ class Entourage(ChessVariant[str | None]):
         elif kingless:
             raise ValueError(f"An Entourage Chess position needs one King per side; {colour_name(kingless[0])} has none.")
 
-
     # -- moves -------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
-        """Pseudo-legal moves with castling made by hand; every two-square King move from e1/e8
-        is a candidate so that a refused castling can be explained."""
+        """Moves without check; every two-square King move from e1/e8 is a candidate so that a
+        refused castling can be explained."""
         for move in board.generate_pseudo_legal_moves():
             if not board.is_castling(move):
                 yield move
-        king = board.king(board.turn)
-        if king is not None:
-            for _, target, _ in CASTLES.get(king, ()):
-                yield chess.Move(king, target)
+        yield from castling_tries(board)
 
     def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
-        return not is_two_square_king_move(board, move) or move in castles(board)
-
-    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
-        return ("You may castle only if your King and that Rook have not moved and every square between "
-                "them is empty (attacked squares do not matter in Entourage Chess).")
+        return not is_castling_try(board, move) or move in castling_moves(board)
 
     def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:

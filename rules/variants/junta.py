@@ -15,11 +15,12 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling, castling_tries, is_castling_try
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
+from ..men import NO_ROYALTY
 
 FINISHED = "goal"
-CASTLING_TRIES = {chess.E1: (chess.G1, chess.C1), chess.E8: (chess.G8, chess.C8)}
 
 
 def defeat(board: chess.Board, colour: chess.Color) -> str | None:
@@ -39,32 +40,19 @@ class Junta(ChessVariant[str | None]):
     summary = "Capture both enemy Knights, or the enemy King and one Knight. No check, no castling."
     insufficient_material = False
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
+    royalty = NO_ROYALTY
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
-    castling = False
+    castling = Castling.NONE
+    reads_castling_field = False      # rules card: castling rights are ignored
     promotions = "qrb"
     initial_state = None     # None while playing; FINISHED once the goal is met
+    state_words = (FINISHED,)
+    state_refusal = f"Junta Chess uses a plain six-field FEN (field 7 may only be '{FINISHED}')."
     fide_moves = False        # `generate` lists the candidates
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> str | None:
-        if not fields:
-            return None
-        if fields == [FINISHED]:
-            return FINISHED
-        raise ValueError(f"Junta Chess uses a plain six-field FEN (field 7 may only be '{FINISHED}').")
-
-    def format_state(self, state: str | None) -> list[str]:
-        return [FINISHED] if state else []
-
-    def load(self, fen: str) -> tuple[chess.Board, str | None]:
-        fields = fen.split()
-        if len(fields) >= 3:
-            fields[2] = "-"          # rules card: castling rights are ignored
-        return super().load(" ".join(fields))
-
     def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
         lost = [c for c in chess.COLORS if defeat(board, c)]
@@ -76,22 +64,17 @@ class Junta(ChessVariant[str | None]):
             raise ValueError(f"In this position {side} has already lost ({defeat(board, lost[0])}): "
                              "the game would be over.")
 
-
     # -- moves -------------------------------------------------------------------------------
     def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
         """Every pseudo-legal move, plus the Knight promotions and castling tries that `allows`
         refuses (so that a player typing one is told why)."""
         yield from board.generate_pseudo_legal_moves()
-        king = board.king(board.turn)
-        if king in CASTLING_TRIES and chess.square_rank(king) == (0 if board.turn == chess.WHITE else 7):
-            for target in CASTLING_TRIES[king]:
-                yield chess.Move(king, target)
+        yield from castling_tries(board)
 
     def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
         if move.promotion == chess.KNIGHT:
             return False
-        return not (board.kings & chess.BB_SQUARES[move.from_square]
-                    and abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) > 1)
+        return not is_castling_try(board, move)
 
     def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
         if move.promotion == chess.KNIGHT:

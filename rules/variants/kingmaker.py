@@ -16,9 +16,11 @@ from typing import Iterator
 
 import chess
 
+from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
+from ..lookahead import after as position_after
 
 START = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
 _FATAL = (chess.STATUS_EMPTY | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
@@ -43,7 +45,7 @@ class Kingmaker(ChessVariant[None]):
     summary = "Promote a pawn into the enemy King, then force it to be the only man that can move."
     insufficient_material = False
     start_fen = START
-    castling = False
+    castling = Castling.NONE
     promotions = "qrbnk"
     initial_state = None     # no extra state beyond the board
     fide_moves = False        # `generate` lists the candidates
@@ -88,8 +90,7 @@ class Kingmaker(ChessVariant[None]):
     def king_is_safe(self, board: chess.Board, move: chess.Move) -> bool:
         """Rules card: the new King stands unattacked, and the mover's own King is not left in check."""
         mover = board.turn
-        after = board.copy(stack=False)
-        after.push(move)
+        after = position_after(board, move)
         after.set_piece_at(move.to_square, chess.Piece(chess.KING, not mover))
         if after.attackers_mask(mover, move.to_square):
             return False

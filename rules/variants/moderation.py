@@ -12,6 +12,7 @@ import re
 import chess
 
 from ..chess_variant import ChessVariant, repetitions
+from ..lookahead import after, has_move
 
 BUDGET = 3
 MATE_DEPTH = 8   # plies of check-answered-by-check looked through before calling a check "not mate"
@@ -26,6 +27,7 @@ class Moderation(ChessVariant[tuple[int, int]]):
     initial_state = (0, 0)   # checking moves made by (white, black)
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
+    refusal_text = "You have used all three of your checks: you may give check again only if it is checkmate."
 
     # -- FEN -----------------------------------------------------------------------------------
     def parse_state(self, fields: list[str]) -> tuple[int, int]:
@@ -54,25 +56,11 @@ class Moderation(ChessVariant[tuple[int, int]]):
 
     def is_mating(self, board: chess.Board, state: tuple[int, int], move: chess.Move, depth: int) -> bool:
         """Does this checking move leave the opponent in check with no legal move (variant rules)?"""
-        after = board.copy(stack=False)
-        new_state = self.bump(state, board.turn)
-        after.push(move)
-        return not self.has_legal_move(after, new_state, depth - 1)
+        return not self.has_legal_move(after(board, move), self.bump(state, board.turn), depth - 1)
 
     def has_legal_move(self, board: chess.Board, state: tuple[int, int], depth: int) -> bool:
-        exhausted = self.used(state, board.turn) >= BUDGET
-        checking = []
-        for reply in board.legal_moves:
-            if not exhausted or not board.gives_check(reply):
-                return True
-            checking.append(reply)
-        if depth <= 0:
-            return bool(checking)   # too deep to tell: assume a reply exists (the check is not mate)
-        return any(self.is_mating(board, state, reply, depth) for reply in checking)
-
-    def explain(self, board: chess.Board, state: tuple[int, int], move: chess.Move) -> str:
-        return ("You have used all three of your checks: you may give check again only if it is "
-                "checkmate.")
+        exhausted = self.used(state, board.turn) >= BUDGET   # then a check counts only if it mates
+        return has_move(board, (lambda reply, depth: self.is_mating(board, state, reply, depth)) if exhausted else None, depth)
 
     @staticmethod
     def bump(state: tuple[int, int], colour: chess.Color) -> tuple[int, int]:

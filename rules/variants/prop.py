@@ -8,14 +8,13 @@ pawn-move reset and would corrupt a count stored there.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 import chess
 
-from ..castling import pseudo_legal_moves
+from ..castling import Castling
 from ..chess_variant import ChessVariant
 from ..core import Ending, Outcome
 from ..endings import FIVEFOLD, NoMove
+from ..men import NO_ROYALTY
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
 
@@ -42,10 +41,10 @@ class Prop(ChessVariant[int]):
     name = "Prop Chess"
     family = "GOAL"
     summary = "Move only to defended squares, forward when you can; leave the opponent without a move."
-    royal_king = False
+    royalty = NO_ROYALTY
     fide_draws = False
     initial_state = 0         # half-moves since the last capture
-    fide_moves = False        # `generate` lists the candidates
+    castling = Castling.NO_CHECK
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
@@ -58,9 +57,6 @@ class Prop(ChessVariant[int]):
         fields = super().fen(board, state).split()
         fields[4] = str(state)
         return " ".join(fields)
-
-    def generate(self, board: chess.Board, state: int) -> Iterator[chess.Move]:
-        return pseudo_legal_moves(self, board)
 
     def legal(self, board: chess.Board, state: int) -> list[chess.Move]:
         defended = [m for m in self.generate(board, state) if is_defended_after(board, m)]

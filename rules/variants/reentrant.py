@@ -22,13 +22,12 @@ import chess
 from ..core import BLACK, WHITE, BoardView, IllegalMove
 from ..men import Man, MenTable, man_at
 from ..notation import san, spelled
+from ..refusals import ambiguous, refuse_spelling, refuse_step
 from ..position import (
-    SAN_SHAPE,
     Drop,
     PartsVariant,
     Position,
     Step,
-    colour_of,
     explain_by_prefix,
     sort_hand,
     split_hands,
@@ -211,7 +210,7 @@ class Reentrant(PartsVariant[ReentrantTurn]):
             return None
         hits = spelled(by_owner(position.board), text, steps(turns))
         if len(hits) > 1:
-            raise IllegalMove(f"{text} is ambiguous: say which man, e.g. {min(hits)}.")
+            raise IllegalMove(ambiguous(text, min(hits)))
         return hits.pop() if hits else None
 
     def explain(self, position: Position, text: str, turns: Mapping[str, ReentrantTurn]) -> str:
@@ -239,17 +238,14 @@ class Reentrant(PartsVariant[ReentrantTurn]):
             move = chess.Move.from_uci(text.lower())
         except ValueError:
             candidates = [t[0].move for t in self.candidates(position) if isinstance(t[0], Step)]
-            named = spelled(by_owner(board), text, candidates)
-            if len(named) == 1:
-                return self.explain(position, named.pop(), turns)
-            if SAN_SHAPE.fullmatch(text):
-                return f"{text} is not a legal move here."
-            return f"I can't read {text!r} as a move. Use SAN like Nc3, from-to squares like d2d3, or a drop like P@e4."
-        who = owner(board, move.from_square)
-        if who is None:
-            return f"No piece on {chess.square_name(move.from_square)}."
-        if who != board.turn:
-            return f"The piece on {chess.square_name(move.from_square)} is not yours; it is {colour_of(board.turn)} to move."
+            named = sorted(spelled(by_owner(board), text, candidates))
+            return refuse_spelling(text, named, lambda uci: self.explain(position, uci, turns),
+                                   "Use SAN like Nc3, from-to squares like d2d3, or a drop like P@e4.")
+        return refuse_step(board, move, lambda step: self.step_reason(position, step),
+                           owner=lambda square: owner(board, square))
+
+    def step_reason(self, position: Position, move: chess.Move) -> str | None:
+        board = position.board
         if half(move.from_square) != half(move.to_square):
             return "No man crosses the centre line between the d- and e-files."
         if move.promotion:
@@ -259,7 +255,7 @@ class Reentrant(PartsVariant[ReentrantTurn]):
         target = board.piece_at(move.to_square)
         if target is not None and target.piece_type in (chess.KING, chess.QUEEN) and owner(board, move.to_square) != board.turn:
             return "Kings and Queens are never captured: checkmate one of them instead."
-        return f"That piece cannot move to {chess.square_name(move.to_square)}."
+        return None
 
     def owners(self, position: Position) -> dict[str, str]:
         board = position.board

@@ -9,7 +9,7 @@ the two Queens facing each other. Checkmate of the Queen wins; no move otherwise
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 
 import chess
 
@@ -141,18 +141,12 @@ class Regent(PartsVariant[FairyTurn]):
         found = self.verdict(board, board.copy(stack=False), move, self.barred_all(board))
         return found or "That is not a legal move here."
 
-    def why_not_first(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str:
+    def own_reason(self, position: Position, move: chess.Move) -> str | None:
         board = position.board
-        try:
-            move = chess.Move.from_uci(text.lower())
-        except ValueError:
-            return super().why_not_first(position, text, turns)
-        piece = board.piece_at(move.from_square)
-        if piece is not None and piece.color == board.turn:
-            target = board.piece_at(move.to_square)
-            if target is not None and target.color != board.turn and target.piece_type == chess.QUEEN:
-                return "The enemy Queen is never captured: she is checkmated."
-        return super().why_not_first(position, text, turns)
+        target = board.piece_at(move.to_square)
+        if target is not None and target.color != board.turn and target.piece_type == chess.QUEEN:
+            return "The enemy Queen is never captured: she is checkmated."
+        return super().own_reason(position, move)
 
     def caption(self, position: Position) -> str:
         """How a checked Queen is held (the lines of her checks decide which moves she has)."""

@@ -11,14 +11,13 @@ The outcome is read off the board (a side with no men has lost), so a plain FEN 
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import chess
 
-from ..castling import pseudo_legal_moves
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
+from ..men import NO_ROYALTY
 
 ALL_CAPTURED = "all enemy men captured"
 NO_LEGAL_MOVE = "no legal move"
@@ -61,12 +60,11 @@ class Shrapnel(ChessVariant[None]):
     family = "GOAL"
     summary = "Remove every enemy man. Captures also blow away the nearest man on four rays. No check."
     start_fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
-    royal_king = False
-    castling = False
+    royalty = NO_ROYALTY
+    castling = Castling.NONE
     insufficient_material = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
     initial_state = None     # no extra state beyond the board
-    fide_moves = False        # `generate` lists the candidates
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
@@ -78,9 +76,6 @@ class Shrapnel(ChessVariant[None]):
                              f"move leads there.")
 
     # -- moves ---------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: None) -> Iterator[chess.Move]:
-        return pseudo_legal_moves(self, board)
-
     def after_move(self, board: chess.Board, state: None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> None:
         if captured is not None and mover is not None:

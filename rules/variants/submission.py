@@ -11,35 +11,19 @@ material test) are the standard slug's. No extra state: plain FEN.
 """
 from __future__ import annotations
 
-
 import chess
 
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Ending, Outcome
-from ..lookahead import after, may_check
+from ..lookahead import after, gives_check, has_move
 
 MATE_DEPTH = 8   # plies of check answered by check looked through before calling a check "not mate"
 
 
-def gives_check(board: chess.Board, move: chess.Move) -> bool:
-    return may_check(board, move) and board.gives_check(move)
-
-
-def has_permitted_move(board: chess.Board, depth: int = MATE_DEPTH) -> bool:
-    """Has the side to move a permitted move: a legal move that does not mate the opponent?"""
-    checking = []
-    for move in board.legal_moves:
-        if not gives_check(board, move):
-            return True
-        checking.append(move)
-    if depth <= 0:
-        return bool(checking)   # too deep to tell: take the checks as not mate
-    return any(not is_mated(after(board, move), depth - 1) for move in checking)
-
-
 def is_mated(board: chess.Board, depth: int = MATE_DEPTH) -> bool:
-    """In check with no permitted move (the variant's checkmate, which no move may give)."""
-    return board.is_check() and not has_permitted_move(board, depth)
+    """In check with no permitted move (a legal move that does not mate the opponent): the
+    variant's checkmate, which no move may give."""
+    return board.is_check() and not has_move(board, lambda move, depth: not is_mated(after(board, move), depth - 1), depth)
 
 
 def is_permitted(board: chess.Board, move: chess.Move, depth: int = MATE_DEPTH) -> bool:
@@ -63,13 +47,11 @@ class Submission(ChessVariant[None]):
                "captures nothing.")
     initial_state = None     # no extra state beyond the board
     filters_moves = True      # `allows` refuses some
+    refusal_text = ("That move would checkmate, and checkmating is not allowed in Submission Chess. "
+                    "Win by a check whose only answer is a King move to an empty square.")
 
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
         return is_permitted(board, move)
-
-    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
-        return ("That move would checkmate, and checkmating is not allowed in Submission Chess. "
-                "Win by a check whose only answer is a King move to an empty square.")
 
     def validate(self, board: chess.Board, state: None) -> None:
         super().validate(board, state)

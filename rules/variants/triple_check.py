@@ -79,17 +79,12 @@ class TripleCheck(ChessVariant[str | None]):
     family = "GOAL"
     summary = "Check only with a safe, defended or non-capturing man; a check that is all three wins."
     initial_state = None            # None, or WON after a winning triple check
+    state_words = (WON,)
+    state_refusal = f"Triple Check Chess FEN field 7, if present, is '{WON}'."
     filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
-    def parse_state(self, fields: list[str]) -> str | None:
-        if not fields:
-            return None
-        if fields == [WON]:
-            return WON
-        raise ValueError(f"Triple Check Chess FEN field 7, if present, is '{WON}'.")
-
     def load(self, fen: str) -> tuple[chess.Board, str | None]:
         board, state = super().load(fen)
         if state is None and board.halfmove_clock > 0 and wins_as_it_stands(board, capturing=False):

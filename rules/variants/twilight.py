@@ -40,17 +40,11 @@ class Twilight(ChessVariant[str | None]):
     summary = "Mate, stalemate, or take the foe's last pawn, last Knight/Bishop or last Queen/Rook."
     insufficient_material = False
     initial_state = None     # None, or the GROUPS marker of the capture that just won
+    refusal_text = "{move} is not a legal move in Twilight Chess: men move and check as in chess."
     after_effects = True      # `after_move`/`push` change more than the move
 
-    def parse_state(self, fields: list[str]) -> str | None:
-        if not fields:
-            return None
-        if len(fields) == 1 and fields[0] in GROUPS:
-            return fields[0]
-        raise ValueError("Twilight Chess FEN field 7, if present, is last-pawn, last-minor or last-major.")
-
-    def format_state(self, state: str | None) -> list[str]:
-        return [state] if state else []
+    state_words = tuple(GROUPS)
+    state_refusal = "Twilight Chess FEN field 7, if present, is last-pawn, last-minor or last-major."
 
     def validate(self, board: chess.Board, state: str | None) -> None:
         super().validate(board, state)
@@ -72,9 +66,6 @@ class Twilight(ChessVariant[str | None]):
         if state:                       # rules card: prefer the capture condition
             return Outcome.win(colour_name(not board.turn), GROUPS[state][1], Ending.GOAL)
         return None
-
-    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
-        return f"{move.uci()} is not a legal move in Twilight Chess: men move and check as in chess."
 
 
 VARIANT = Twilight()

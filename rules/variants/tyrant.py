@@ -14,7 +14,8 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Outcome
-from ..men import Man, Royalty, man_at
+from ..lookahead import after as position_after
+from ..men import NO_ROYALTY, Man, man_at
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
 
@@ -25,7 +26,7 @@ class Tyrant(PartsVariant[FairyTurn]):
     summary = "Only kings and queens capture; captured monarchs come back. Leave him only his monarchs."
     men = {"k": Man("king", "K"), "q": Man("queen", "Q"), "r": Man("rook", "mR"), "b": Man("bishop", "mB"),
            "n": Man("knight", "mN"), "p": Man("pawn", "fmWifmnD")}
-    royalty = Royalty("")
+    royalty = NO_ROYALTY
     promotions = "rbn"
     clear_en_passant = True
     back_rank_pawns = False
@@ -60,9 +61,7 @@ class Tyrant(PartsVariant[FairyTurn]):
         square = placed.split("@")[1].lower()
         if square not in chess.SQUARE_NAMES:
             return f"{head} {square!r} is not a square."
-        after = board.copy(stack=False)
-        after.push(move)
-        if after.piece_at(chess.parse_square(square)) is not None:
+        if position_after(board, move).piece_at(chess.parse_square(square)) is not None:
             return f"{head} {square} is not empty."
         return f"{head} your King or Queen could capture it there at once."
 

@@ -18,7 +18,6 @@ winning check.
 """
 from __future__ import annotations
 
-
 import chess
 
 from ..chess_variant import ChessVariant, colour_name
@@ -70,13 +69,11 @@ class Ultimate(ChessVariant[None]):
     family = "GOAL"
     summary = "Checkmate, where any pawn check, a forcing Knight check, and some Bishop and Rook checks are mate."
     initial_state = None     # no extra state beyond the board
+    refusal_text = "{move} is not a legal move: men move as in chess."
 
     def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
         reason = winning_check(board, legal) if legal else None   # no reply at all: the no-move step
         return Outcome.win(colour_name(not board.turn), reason, Ending.GOAL) if reason else None
-
-    def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
-        return f"{move.uci()} is not a legal move: men move as in chess."
 
 
 VARIANT = Ultimate()

@@ -6,13 +6,13 @@ seventh FEN field `W/B` in lower-case letters (`-` for none), e.g. `pn/-`.
 """
 from __future__ import annotations
 
-from typing import Iterator
-
 import chess
 
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
-from ..core import Ending, Outcome
+from ..core import PIECE_NAMES, Ending, Outcome
 from ..endings import NoMove
+from ..men import NO_ROYALTY
 
 KINDS = "pnbrqk"           # the canonical order the FEN field is written in
 NEEDED = 4
@@ -40,11 +40,10 @@ class Zoo(ChessVariant[tuple[str, str]]):
     family = "GOAL"
     summary = "Be first to capture enemy men of four different kinds (pawn, knight, bishop, rook, queen, king)."
     insufficient_material = False
-    royal_king = False
+    royalty = NO_ROYALTY
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS   # a missing king is normal; two of one colour never arise
-    castling = False
+    castling = Castling.NONE
     initial_state = ("", "")     # kinds captured by White, by Black
-    fide_moves = False        # `generate` lists the candidates
     after_effects = True      # `after_move`/`push` change more than the move
 
     def parse_state(self, fields: list[str]) -> tuple[str, str]:
@@ -64,16 +63,12 @@ class Zoo(ChessVariant[tuple[str, str]]):
         return (white, black)
 
     def caption(self, board: chess.Board, state: tuple[str, str]) -> str:
-        names = {"p": "pawn", "n": "knight", "b": "bishop", "r": "rook", "q": "queen", "k": "king"}
-        said = [f"{side} has captured " + (", ".join(names[k] for k in kinds) if kinds else "nothing")
+        said = [f"{side} has captured " + (", ".join(PIECE_NAMES[k] for k in kinds) if kinds else "nothing")
                 for side, kinds in (("White", state[0]), ("Black", state[1]))]
         return "; ".join(said) + " (four kinds win)"
 
     def format_state(self, state: tuple[str, str]) -> list[str]:
         return ["/".join(kinds or "-" for kinds in state)]
-
-    def generate(self, board: chess.Board, state: tuple[str, str]) -> Iterator[chess.Move]:
-        yield from board.generate_pseudo_legal_moves()
 
     def after_move(self, board: chess.Board, state: tuple[str, str], move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> tuple[str, str]:

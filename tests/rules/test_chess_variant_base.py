@@ -76,3 +76,18 @@ def test_a_variant_that_filters_moves_by_data_never_lists_a_refused_move():
 
     game = ChessGame(NoKnights())
     assert len(game.legal_moves()) == 16 and "g1f3" not in game.legal_moves()
+
+
+def test_royal_men_are_data_and_the_derived_switch_cannot_be_set_by_hand():
+    from rules.chess_variant import ChessVariant
+    from rules.men import NO_ROYALTY
+
+    class Kingless(ChessVariant[None]):
+        royalty = NO_ROYALTY
+        initial_state = None
+
+    assert not Kingless.royal_king and ChessVariant.royal_king
+    with pytest.raises(TypeError, match="royalty = NO_ROYALTY"):
+        class Old(ChessVariant[None]):   # would silently keep a royal king otherwise
+            royal_king = False
+            initial_state = None

@@ -7,6 +7,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 import rules.variants
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +144,12 @@ def test_the_citation_finder_tells_a_ruling(tmp_path):
     source = tmp_path / "m.py"
     source.write_text("# see ../shared/rulings/zoo.md\nx = 1   # Ruling 3: no castling\n# rules card\n# overruling 2\n")
     assert citations_outside(source) == [1, 2]
+
+
+@pytest.mark.parametrize("by_hand", ["clean_castling_rights", "royal_king ="])
+def test_no_variant_writes_castling_or_royalty_by_hand(by_hand):
+    # Castling and royalty are data (rules.castling.Castling, rules.men.Royalty): a variant names
+    # its mode and its royal men, never the castling rights or the base's derived switch.
+    found = [str(p.relative_to(ROOT)) for p in (ROOT / "rules" / "variants").rglob("*.py")
+             if by_hand in p.read_text(encoding="utf-8")]
+    assert found == []

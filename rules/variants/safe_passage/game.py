@@ -19,8 +19,11 @@ from typing import Iterator
 
 import chess
 
+from ...castling import castling_moves
 from ...chess_variant import ChessVariant, colour_name
+from ...lookahead import after
 from ...core import DailyDealer, Ending, HintSearch, Outcome, VariantInfo
+from ...men import NO_ROYALTY
 
 START = chess.STARTING_FEN
 LEVELS = 3
@@ -154,7 +157,7 @@ class SafePassage(ChessVariant[int]):
     summary = ("Solo puzzle: move both colours in turn and swap the kings (then the queens, then every "
                "piece) without ever leaving a piece attacked.")
     players = 1
-    royal_king = False         # no check: the safety rule covers the kings like every other piece
+    royalty = NO_ROYALTY       # no check: the safety rule covers the kings like every other piece
     promotions = ""
     fide_draws = False
     initial_state = 1          # the target level
@@ -199,20 +202,7 @@ class SafePassage(ChessVariant[int]):
             if move.promotion == chess.QUEEN:
                 yield chess.Move(move.from_square, move.to_square)
             yield move
-        yield from self.castlings(board)
-
-    def castlings(self, board: chess.Board) -> Iterator[chess.Move]:
-        """Castling by the FIDE rights and empty squares, before the check test: candidates for
-        refusals only (the legal castlings are python-chess's, rules card)."""
-        us = board.turn
-        home = chess.E1 if us == chess.WHITE else chess.E8
-        if board.piece_at(home) != chess.Piece(chess.KING, us):
-            return
-        rights = board.clean_castling_rights() & board.occupied_co[us]
-        for rook, target in ((home + 3, home + 2), (home - 4, home - 2)):
-            between = chess.between(home, rook)
-            if rights & chess.BB_SQUARES[rook] and not board.occupied & between:
-                yield chess.Move(home, target)
+        yield from castling_moves(board)   # before the check test: for refusals only (rules card)
 
     def allows(self, board: chess.Board, state: int, move: chess.Move) -> bool:
         return self.refusal(board, move) is None
@@ -239,11 +229,7 @@ class SafePassage(ChessVariant[int]):
         return found
 
     def _castling_is_safe(self, board: chess.Board, move: chess.Move) -> bool:
-        board.push(move)
-        try:
-            return not dangers(board)
-        finally:
-            board.pop()
+        return not dangers(after(board, move))
 
     def refusal(self, board: chess.Board, move: chess.Move) -> str | None:
         """Why a candidate move is refused, for the player, or None when it is legal."""
@@ -257,21 +243,18 @@ class SafePassage(ChessVariant[int]):
                 return ("There is no promotion in Safe Passage: a pawn may never move onto its last rank "
                         f"({chess.square_name(move.to_square)}).")
         mover = None if board.is_castling(move) else move.to_square
-        board.push(move)
-        try:
-            danger = dangers(board)
-            if danger:
-                danger.sort(key=lambda hit: (hit[0] != mover, hit[0]))
-                sq, mask = danger[0]
-                victim = board.piece_at(sq)
-                attacker = min(chess.SquareSet(mask))
-                hit = board.piece_at(attacker)
-                assert victim is not None and hit is not None
-                return (f"would leave the {colour_name(victim.color)} {NAMES[victim.piece_type]} on "
-                        f"{chess.square_name(sq)} attacked by the {NAMES[hit.piece_type]} on "
-                        f"{chess.square_name(attacker)}")
-        finally:
-            board.pop()
+        later = after(board, move)
+        danger = dangers(later)
+        if danger:
+            danger.sort(key=lambda hit: (hit[0] != mover, hit[0]))
+            sq, mask = danger[0]
+            victim = later.piece_at(sq)
+            attacker = min(chess.SquareSet(mask))
+            hit = later.piece_at(attacker)
+            assert victim is not None and hit is not None
+            return (f"would leave the {colour_name(victim.color)} {NAMES[victim.piece_type]} on "
+                    f"{chess.square_name(sq)} attacked by the {NAMES[hit.piece_type]} on "
+                    f"{chess.square_name(attacker)}")
         return None if board.is_legal(move) else self.check_refusal(board, move)
 
     def check_refusal(self, board: chess.Board, move: chess.Move) -> str:
@@ -290,12 +273,9 @@ class SafePassage(ChessVariant[int]):
             hits = board.checkers()
             return (f"The {colour} king is in check from the pawn on {chess.square_name(min(hits))}, and as "
                     "in chess the move must get it out of check.")
-        board.push(move)
-        try:
-            king = board.king(us)
-            hits = board.attackers(not us, king) if king is not None else chess.SquareSet()
-        finally:
-            board.pop()
+        later = after(board, move)
+        king = later.king(us)
+        hits = later.attackers(not us, king) if king is not None else chess.SquareSet()
         where = f" from the pawn on {chess.square_name(min(hits))}" if hits else ""
         return f"would put the {colour} king in check{where}: as in chess, a king may not move into check."
 
