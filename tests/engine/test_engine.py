@@ -29,7 +29,7 @@ def random_positions(slug, plies=(0, 9, 22), seed=7):
 def test_every_choice_is_a_legal_move_and_leaves_the_game_as_it_was(slug):
     for game in random_positions(slug):
         fen, history, moves = game.fen(), game.history, game.legal_moves()
-        for level in (1, engine.MAX_LEVEL):
+        for level in range(1, engine.MAX_LEVEL + 1):
             choice = engine.choose(game, level=level, nodes=40)
             assert choice.move in moves
             assert choice.nodes <= 41
@@ -100,6 +100,28 @@ def test_the_same_position_and_budget_give_the_same_move():
         game = random_positions("standard", plies=(8,))[0]
         first = engine.choose(game, level=level, nodes=500)
         assert engine.choose(game, level=level, nodes=500) == first
+        again = rules.new_game("standard", seed=1)   # the same moves in another game: the same seeded choice
+        for move in game.history:
+            again.play(move)
+        assert engine.choose(again, level=level, nodes=500) == first
+
+
+def test_a_level_stops_at_its_own_budget_of_positions_not_the_clock():
+    game = random_positions("standard", plies=(10,))[0]
+    for number in (1, 4):
+        budget = engine.LEVELS[number - 1].nodes
+        choice = engine.choose(game, level=number, seconds=1000.0)
+        assert choice.nodes <= budget + 1
+        assert choice == engine.choose(game, level=number, nodes=budget)
+
+
+def test_level_one_often_plays_a_clearly_worse_move_than_the_top_level():
+    differs = 0
+    for seed in range(10):
+        for game in random_positions("standard", plies=(6, 14), seed=seed):
+            best = engine.choose(game, level=engine.MAX_LEVEL, nodes=1500).move
+            differs += engine.choose(game, level=1).move != best
+    assert differs >= 6   # of 20 positions
 
 
 def test_a_balanced_swap_turn_is_a_whole_turn_of_the_busy_middlegame():
