@@ -94,3 +94,21 @@ def head_count(per_man: int) -> Feature:
 def uses_fen(features: tuple[Feature, ...]) -> bool:
     return any(getattr(feature, "reads_fen", False) for feature in features)
 
+
+
+def shelter(royal: str, guard: int = 10, threat: int = 15) -> Feature:
+    """Mate goals: each royal man among `royal` with its own men next to it (`guard` each) and no
+    enemy men next to it (`threat` each). Negative weights where a side wants its own monarch open
+    (Series-Helpmate wins when the opponent could mate; Counselor's own Queen mated wins)."""
+    def score(seen: Seen, side: str) -> int:
+        around = seen.shape.around
+        own, enemy = seen.owned if side == WHITE else seen.owned[::-1]
+        total = 0
+        royals = seen.squares(side, royal)
+        while royals:
+            low = royals & -royals
+            near = around[low.bit_length() - 1]
+            total += guard * (near & own).bit_count() - threat * (near & enemy).bit_count()
+            royals ^= low
+        return total
+    return _both(score)

@@ -5,6 +5,9 @@ import random
 import pytest
 
 import engine
+import engine.board
+import engine.evaluate
+import engine.profiles
 import rules
 
 DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
@@ -140,3 +143,28 @@ def test_a_search_cut_mid_iteration_by_a_better_move_still_chooses_among_near_be
     for nodes in (120, 200, 300):
         choice = engine.choose(game, level=level, nodes=nodes)
         assert choice.move in game.legal_moves()
+
+
+def white_score(slug, fen):
+    game = rules.new_game(slug, fen=fen)
+    return engine.evaluate.white_score(engine.board.seen(game, True), engine.profiles.profile(slug))
+
+
+def test_every_two_player_game_has_its_own_evaluation_with_its_goal_in_it():
+    for slug in DUELS:
+        own = engine.profiles.PROFILES.get(slug)
+        assert own is not None, slug
+        assert own.features or own.mobility != engine.profiles.GENERIC.mobility, slug
+
+
+@pytest.mark.parametrize("slug, better, worse", [
+    # a King behind its pawns rather than out among the enemy's men (the same men)
+    ("standard", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "6k1/5ppp/8/8/8/8/5PPP/7K w - - 0 1"),
+    ("ultimate", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "6k1/4Kppp/8/8/8/8/5PPP/8 w - - 0 1"),
+    # Series-Helpmate: your own King open (the opponent could mate you: your win)
+    ("series-helpmate", "6k1/5ppp/8/8/8/8/5PPP/7K w - - 0 1", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1"),
+    # Regent: the royal Queen among her own men, not alone in a corner
+    ("regent", "3qk3/8/8/8/8/8/3PPP2/4Q2K w - - 0 1", "3qk3/8/8/8/8/8/3PPP2/Q6K w - - 0 1"),
+])
+def test_goal_features_prefer_what_the_goal_prefers(slug, better, worse):
+    assert white_score(slug, better) > white_score(slug, worse)
