@@ -20,7 +20,8 @@ towards move 60 and Xenophobic's landings are read from the position; where havi
 (Prop, Dowager, Separation, Kingmaker), mobility weighs more. The rules decide every goal itself.
 Tuning: the values were derived as above, then checked by self-play: benchmarks/engine_tune.py
 plays a variant's profile against the same profile with one change, both at one level's budget of
-positions, and a change stays only where it scores better (docs/engine.md says what was run).
+positions; a change is meant to stay only where it scores better over enough games (docs/engine.md
+says what was run: so far too few games to decide, so the features stand on the reasoning above).
 """
 from __future__ import annotations
 
