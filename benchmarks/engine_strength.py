@@ -91,7 +91,8 @@ def play_one(slug: str, engine_colour: str, args: argparse.Namespace, worst: lis
             break
         if game.turn == engine_colour:
             start = time.monotonic()
-            choice = engine.choose(game, level=args.level, seconds=args.seconds)
+            nodes = getattr(args, "nodes", None)   # a budget of positions instead of the clock (the ladder)
+            choice = engine.choose(game, level=args.level, seconds=None if nodes else args.seconds, nodes=nodes)
             worst.append(time.monotonic() - start)
             move = choice.move
         elif callable(args.opponent):   # another script's player: (game, rng) -> move

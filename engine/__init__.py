@@ -8,7 +8,7 @@
 
 Where things live:
 
-    levels.py    the levels as data (depth, time, the margin of the seeded near-best choice)
+    levels.py    the levels as data (depth, positions, time, the margin of the seeded near-best choice)
     profiles.py  each variant's evaluation as data: values of men, men in hand, quiescence, goal features
     features.py  the goal features (Zoo's kinds captured, Moderation's checks left, ...)
     board.py     what the evaluation reads of a position (men by owner and square, hands, FEN fields)
@@ -35,8 +35,9 @@ SAFETY = 0.92   # the search stops by this share of its time, leaving room to ta
 def choose(game: rules.Game, level: int = DEFAULT_LEVEL, seconds: float | None = None,
            nodes: int | None = None) -> Choice:
     """The computer's move in `game` at `level` (1 to MAX_LEVEL), within `seconds` (default: the
-    level's; the time includes any set-up) and at most `nodes` positions (then, without `seconds`,
-    the clock is not looked at: the same answer on any machine). Leaves `game` as it found it.
+    level's; the time includes any set-up) and at most `nodes` positions (default: the level's; when
+    given without `seconds`, the clock is not looked at: the same answer on any machine). Leaves
+    `game` as it found it.
 
     Raises ValueError for a bad level or budget, a finished game or a solo puzzle."""
     started = time.monotonic()
@@ -52,7 +53,7 @@ def choose(game: rules.Game, level: int = DEFAULT_LEVEL, seconds: float | None =
     if seconds is None:
         seconds = math.inf if nodes is not None else chosen.seconds
     deadline = started + seconds * SAFETY
-    search = Search(game, profile(game.info.slug), chosen, deadline, math.inf if nodes is None else nodes)
+    search = Search(game, profile(game.info.slug), chosen, deadline, chosen.nodes if nodes is None else nodes)
     collecting = gc.isenabled()
     gc.disable()   # a full collection over the search's tables can take a tenth of a second: none mid-search
     try:

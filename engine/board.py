@@ -1,63 +1,102 @@
-"""What the evaluation reads off a position: its men by owner and square, from `Game.view()` and
-`Game.fen()` (the public rules API), read once per position."""
+"""What the evaluation reads of a position: its men by kind and owner as bitboards (`Game.men()`),
+the hands, and the FEN's fields where a profile's features read them, read once per position.
+Counting is popcounts over masks of the board's geometry (`Geometry`), never a walk over men."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Mapping
 
 import rules
 
 WHITE, BLACK = rules.WHITE, rules.BLACK
+CENTRE = 4   # centipawns per step towards the centre, for men that are not pawns or worth nothing
 
 
 @dataclass(frozen=True)
-class Man:
-    letter: str      # lower case kind ("p", "n", ... or a fairy man's letter)
-    owner: str       # "white" or "black": who moves it (the view's owner where colour is not owner)
-    file: int        # 0-based
-    rank: int        # 0-based, from White's side
-    advance: int     # ranks from its owner's first rank (0 .. ranks-1)
+class Geometry:
+    """Masks of one board size: bit `file + rank * files` is a square."""
+
+    files: int
+    ranks: int
+    rank: tuple[int, ...]                    # each rank's squares, from White's side
+    centre: tuple[tuple[int, int], ...]      # (centipawns, squares) of a man's closeness to the centre
+    around: tuple[int, ...]                  # each square's neighbours (a king's step)
+
+
+@lru_cache(maxsize=None)
+def geometry(files: int, ranks: int) -> Geometry:
+    def bit(f: int, r: int) -> int:
+        return 1 << (f + r * files)
+
+    ranks_masks = tuple(sum(bit(f, r) for f in range(files)) for r in range(ranks))
+    mid_f, mid_r = (files - 1) / 2, (ranks - 1) / 2
+    centre: dict[int, int] = {}
+    for f in range(files):
+        for r in range(ranks):
+            value = int(CENTRE * (mid_f - max(abs(f - mid_f), abs(r - mid_r))))
+            centre[value] = centre.get(value, 0) | bit(f, r)
+    around = tuple(sum(bit(f + df, r + dr) for df in (-1, 0, 1) for dr in (-1, 0, 1)
+                       if (df or dr) and 0 <= f + df < files and 0 <= r + dr < ranks)
+                   for r in range(ranks) for f in range(files))
+    return Geometry(files, ranks, ranks_masks, tuple((v, m) for v, m in centre.items() if v), around)
 
 
 @dataclass(frozen=True)
 class Seen:
     """One position as the evaluation sees it."""
 
-    men: tuple[Man, ...]
-    hands: dict[str, str]       # owner -> letters in hand (lower case kinds)
-    files: int
-    ranks: int
-    fields: tuple[str, ...]     # the FEN's fields (extra state from the 7th on)
+    kinds: Mapping[str, tuple[int, int]]   # lower-case letter -> squares of (white's, black's) men
+    hands: Mapping[str, str]               # owner -> letters in hand (lower case kinds)
+    shape: Geometry
+    fields: tuple[str, ...]                # the FEN's fields (extra state from the 7th on); () unless a feature reads them
     turn: str
-    checks: int                 # how many royal men of the side to move stand in check
-    at: dict[str, Man]          # square name -> the man there
+    owned: tuple[int, int]                 # squares of (white's, black's) men
+
+    def squares(self, owner: str, letters: str) -> int:
+        side = owner != WHITE
+        found = 0
+        for letter in letters:
+            pair = self.kinds.get(letter)
+            if pair:
+                found |= pair[side]
+        return found
+
+    def all(self, owner: str) -> int:
+        return self.owned[owner != WHITE]
 
     def count(self, owner: str, letters: str) -> int:
-        return sum(1 for man in self.men if man.owner == owner and man.letter in letters)
+        return self.squares(owner, letters).bit_count()
 
-    def of(self, owner: str, letter: str) -> list[Man]:
-        return [man for man in self.men if man.owner == owner and man.letter == letter]
+    def advanced(self, owner: str, squares: int, ranks_up: int) -> int:
+        """How many of `squares` stand `ranks_up` ranks from `owner`'s first rank."""
+        shape = self.shape
+        return (squares & shape.rank[ranks_up if owner == WHITE else shape.ranks - 1 - ranks_up]).bit_count()
+
+    def kind_at(self, bit: int) -> tuple[str, str] | None:
+        """(letter, owner) of the man on the square of `bit` (1 << square), or None."""
+        for letter, (white, black) in self.kinds.items():
+            if white & bit:
+                return letter, WHITE
+            if black & bit:
+                return letter, BLACK
+        return None
 
 
 def other(colour: str) -> str:
     return BLACK if colour == WHITE else WHITE
 
 
-def square(name: str) -> tuple[int, int]:
-    return ord(name[0]) - 97, int(name[1:]) - 1
+def square(name: str, files: int = 8) -> int:
+    """The bit index of a square name ("e4" -> 28 on 8 files)."""
+    return ord(name[0]) - 97 + (int(name[1:]) - 1) * files
 
 
-def seen(game: rules.Game, fen: str) -> Seen:
-    view = game.view()
-    owners = view.owners
-    men = []
-    at = {}
-    for name, letter in view.pieces.items():
-        owner = owners.get(name) if owners else None
-        if owner is None:
-            owner = WHITE if letter.isupper() else BLACK
-        file, rank = square(name)
-        advance = rank if owner == WHITE else view.ranks - 1 - rank
-        man = at[name] = Man(letter.lower(), owner, file, rank, advance)
-        men.append(man)
-    hands = {colour: letters.lower() for colour, letters in (view.hands or {}).items()}
-    return Seen(tuple(men), hands, view.files, view.ranks, tuple(fen.split(" ")), view.turn, len(view.checks), at)
+def seen(game: rules.Game, fields: bool) -> Seen:
+    men = game.men()
+    hands = {WHITE: men.hands[0].lower(), BLACK: men.hands[1].lower()} if any(men.hands) else {}
+    white = black = 0
+    for mine, theirs in men.kinds.values():
+        white, black = white | mine, black | theirs
+    return Seen(men.kinds, hands, geometry(men.files, men.ranks),
+                tuple(game.fen().split(" ")) if fields else (), game.turn, (white, black))

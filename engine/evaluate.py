@@ -1,28 +1,29 @@
 """The static evaluation: material (men on the board and in hand), pawns' advance, a little
 centralisation and mobility, then the variant's goal features (profiles.py). Centipawns for the
-side to move."""
+side to move. Counted by popcounts over the men's bitboards (board.py)."""
 from __future__ import annotations
-
-import rules
 
 from .board import WHITE, Seen
 from .profiles import OTHER_MAN, Profile
-
-CENTRE = 4   # centipawns per step towards the centre, for men that are not pawns or worth nothing
 
 
 def white_score(seen: Seen, profile: Profile) -> int:
     values = profile.values
     pawns = profile.pawns
-    mid_f, mid_r = (seen.files - 1) / 2, (seen.ranks - 1) / 2
+    shape = seen.shape
     total = 0
-    for man in seen.men:
-        value = values.get(man.letter, OTHER_MAN)
-        if man.letter == "p":
-            value += pawns[min(man.advance, len(pawns) - 1)]
+    for letter, (white, black) in seen.kinds.items():
+        value = values.get(letter, OTHER_MAN)
+        total += value * (white.bit_count() - black.bit_count())
+        if letter == "p":
+            last = shape.ranks - 1
+            for ranks_up, mask in enumerate(shape.rank):
+                bonus = pawns[min(ranks_up, len(pawns) - 1)]
+                if bonus:
+                    total += bonus * ((white & mask).bit_count() - (black & shape.rank[last - ranks_up]).bit_count())
         elif value:
-            value += int(CENTRE * (mid_f - max(abs(man.file - mid_f), abs(man.rank - mid_r))))
-        total += value if man.owner == WHITE else -value
+            for bonus, mask in shape.centre:
+                total += bonus * ((white & mask).bit_count() - (black & mask).bit_count())
     if profile.in_hand:
         for owner, letters in seen.hands.items():
             held = int(profile.in_hand * sum(values.get(letter, OTHER_MAN) for letter in letters))
@@ -32,12 +33,12 @@ def white_score(seen: Seen, profile: Profile) -> int:
     return total
 
 
-def evaluate(seen: Seen, profile: Profile, game: rules.Game) -> int:
-    """The position for the side to move. `game` is at that position: its legal turns are already
-    listed by the search (judging the position lists them), so mobility costs nothing more."""
+def evaluate(seen: Seen, profile: Profile, turns: int) -> int:
+    """The position for the side to move, which has `turns` legal turns (the search lists them
+    anyway to judge the position, so mobility costs nothing more)."""
     score = white_score(seen, profile)
     if seen.turn != WHITE:
         score = -score
     if profile.mobility:
-        score += profile.mobility * min(len(game.legal_moves()), 40)
+        score += profile.mobility * min(turns, 40)
     return score

@@ -2,7 +2,8 @@
 `Seen` position giving centipawns for White (positive: good for White). Named in `profiles.PROFILES`.
 
 Each reads only what the rules show (men, hands, the FEN's extra fields): the rules decide the
-goal itself (a won position is a terminal node of the search, never judged here)."""
+goal itself (a won position is a terminal node of the search, never judged here). A feature that
+reads the FEN's fields says so (`reads_fen`), so that only its variants pay for the FEN."""
 from __future__ import annotations
 
 from typing import Callable
@@ -10,6 +11,11 @@ from typing import Callable
 from .board import BLACK, WHITE, Seen
 
 Feature = Callable[[Seen], int]
+
+
+def reads_fen(feature: Feature) -> Feature:
+    feature.reads_fen = True   # type: ignore[attr-defined]
+    return feature
 
 
 def _both(score: Callable[[Seen, str], int]) -> Feature:
@@ -24,10 +30,13 @@ def last_of(letters: str, penalty: int) -> Feature:
 
 def pawn_race(table: tuple[int, ...]) -> Feature:
     """Pawns by ranks advanced (Glory's flag on the enemy's second rank, a promotion race)."""
-    return _both(lambda seen, side: sum(table[min(m.advance, len(table) - 1)] for m in seen.men
-                                        if m.owner == side and m.letter == "p"))
+    def score(seen: Seen, side: str) -> int:
+        pawns = seen.squares(side, "p")
+        return sum(table[min(up, len(table) - 1)] * seen.advanced(side, pawns, up) for up in range(seen.shape.ranks))
+    return _both(score)
 
 
+@reads_fen
 def zoo_kinds(seen: Seen) -> int:
     """Zoo: kinds captured by each side (7th FEN field `pn/-`); four kinds win."""
     table = (0, 60, 180, 420, 0)
@@ -37,6 +46,7 @@ def zoo_kinds(seen: Seen) -> int:
     return table[min(len(white), 4)] - table[min(len(black), 4)]
 
 
+@reads_fen
 def checks_left(seen: Seen) -> int:
     """Moderation: checks still allowed (7th field `+W+B` counts checks made, three allowed)."""
     field = seen.fields[6] if len(seen.fields) >= 7 else ""
@@ -46,6 +56,7 @@ def checks_left(seen: Seen) -> int:
     return 15 * ((3 - int(parts[1])) - (3 - int(parts[2])))
 
 
+@reads_fen
 def spartan_clock(seen: Seen) -> int:
     """Spartan: White wins if Black has not mated by move 60: each move gone is White's."""
     move = int(seen.fields[5]) if len(seen.fields) >= 6 and seen.fields[5].isdigit() else 1
@@ -54,22 +65,50 @@ def spartan_clock(seen: Seen) -> int:
 
 def escort(seen: Seen) -> int:
     """Entourage: a piece next to its own King is a target (its capture wins)."""
-    def exposed(side: str) -> int:
-        kings = seen.of(side, "k")
+    def exposed(seen: Seen, side: str) -> int:
+        kings = seen.squares(side, "k")
         if not kings:
             return 0
-        king = kings[0]
-        return -60 * sum(1 for m in seen.men if m.owner == side and m.letter not in "pk"
-                         and max(abs(m.file - king.file), abs(m.rank - king.rank)) == 1)
-    return _both(lambda s, side: exposed(side))(seen)
+        near = seen.shape.around[(kings & -kings).bit_length() - 1]
+        return -60 * (near & seen.all(side) & ~seen.squares(side, "pk")).bit_count()
+    return _both(exposed)(seen)
 
 
 def back_rank(seen: Seen) -> int:
     """Xenophobic: men landed on c-f of the enemy back rank (the goal squares)."""
-    return _both(lambda s, side: 40 * sum(1 for m in s.men if m.owner == side and m.advance == s.ranks - 1
-                                          and 2 <= m.file <= 5 and m.letter != "k"))(seen)
+    goal = 0b00111100   # files c-f of a rank
+
+    def landed(seen: Seen, side: str) -> int:
+        shape = seen.shape
+        far = shape.rank[shape.ranks - 1 if side == WHITE else 0]
+        files = far & (goal << (shape.files * (shape.ranks - 1) if side == WHITE else 0))
+        return 40 * (files & seen.all(side) & ~seen.squares(side, "k")).bit_count()
+    return _both(landed)(seen)
 
 
 def head_count(per_man: int) -> Feature:
     """Every man counts (Shrapnel: remove them all; Tyrant: leave only monarchs)."""
-    return _both(lambda seen, side: per_man * sum(1 for m in seen.men if m.owner == side and m.letter not in "kq"))
+    return _both(lambda seen, side: per_man * (seen.all(side) & ~seen.squares(side, "kq")).bit_count())
+
+
+def uses_fen(features: tuple[Feature, ...]) -> bool:
+    return any(getattr(feature, "reads_fen", False) for feature in features)
+
+
+
+def shelter(royal: str, guard: int = 10, threat: int = 15) -> Feature:
+    """Mate goals: each royal man among `royal` with its own men next to it (`guard` each) and no
+    enemy men next to it (`threat` each). Negative weights where a side wants its own monarch open
+    (Series-Helpmate wins when the opponent could mate; Counselor's own Queen mated wins)."""
+    def score(seen: Seen, side: str) -> int:
+        around = seen.shape.around
+        own, enemy = seen.owned if side == WHITE else seen.owned[::-1]
+        total = 0
+        royals = seen.squares(side, royal)
+        while royals:
+            low = royals & -royals
+            near = around[low.bit_length() - 1]
+            total += guard * (near & own).bit_count() - threat * (near & enemy).bit_count()
+            royals ^= low
+        return total
+    return _both(score)

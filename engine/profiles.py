@@ -11,8 +11,17 @@ moves on an empty 8x8 board against the FIDE men's (a Knight 5.25, a Bishop 8.75
 22.75, a King 6.6 -> 300/320/500/900/~300), so Separation's Knight that glides like a Queen is worth a
 Queen, Counselor's short-range Queen (one or two squares along any line: ~11.4 moves) about a Rook,
 Donnybrook's Queen that steps like a King ~300, a non-royal King (a commoner) ~300.
-Tuning: the values were checked in self-play only against the material-greedy player of
-benchmarks/engine_strength.py (see there); a variant's values change when a ladder shows a gain.
+Goal features (features.py), one or more per variant, grouped below by the kind of goal: a mate
+goal scores its royal men's shelter (`shelter`: own men next to them, enemy men not), turned round
+where a side wants its own monarch open (Series-Helpmate, Counselor's Queen); a capture goal makes
+the men to capture dear and a side's last one a danger (`last_of`, Zoo's kinds, Entourage's escort);
+Glory's and Kingmaker's pawns count by ranks advanced; Moderation's checks left, Spartan's moves
+towards move 60 and Xenophobic's landings are read from the position; where having no move loses
+(Prop, Dowager, Separation, Kingmaker), mobility weighs more. The rules decide every goal itself.
+Tuning: the values were derived as above, then checked by self-play: benchmarks/engine_tune.py
+plays a variant's profile against the same profile with one change, both at one level's budget of
+positions; a change is meant to stay only where it scores better over enough games (docs/engine.md
+says what was run: so far too few games to decide, so the features stand on the reasoning above).
 """
 from __future__ import annotations
 
@@ -25,6 +34,8 @@ FIDE = {"p": 100, "n": 300, "b": 320, "r": 500, "q": 900, "k": 0}
 OTHER_MAN = 300          # a man of a kind no table names
 GLORY_PAWNS = (0, 0, 5, 15, 40, 90, 260, 0)
 PAWN_PUSH = (0, 0, 4, 10, 18, 30, 50, 0)   # a pawn's ranks advanced, where promotion is the usual prize
+KINGMAKER_PAWNS = (0, 0, 8, 20, 40, 70, 120, 0)   # the first promotion makes the enemy's King
+KING = f.shelter("k")   # the FIDE King's shelter, where mate is the goal
 
 
 @dataclass(frozen=True)
@@ -42,39 +53,44 @@ def _values(**changes: int) -> dict[str, int]:
 
 
 PROFILES: dict[str, Profile] = {
-    "standard": Profile(),
-    "balanced-swap": Profile(quiescence=False, mobility=0),   # hundreds of turns: a swap undoes any capture count
-    "blunder-mate": Profile(),
+    # Checkmate goals: material, and the royal man's shelter (own men next to it, no enemy men).
+    "standard": Profile(features=(KING,)),
+    "blunder-mate": Profile(features=(KING,)),   # the look-ahead win is the rules' (a terminal node)
+    "contravention": Profile(features=(KING,)),
+    "deadline": Profile(features=(KING,)),
+    "society": Profile(_values(p=150, n=250, b=260, r=320, q=450), features=(KING,)),   # only pawns are ever taken
+    "submission": Profile(features=(KING,)),     # a check answered only by a quiet King move: an open King loses
+    "triple-check": Profile(features=(f.shelter("k", 10, 30),)),   # a safe, defended, quiet check wins: men near the King
+    "ultimate": Profile(features=(f.shelter("k", 15, 30),)),       # many checks are mate
+    "linkage": Profile(features=(f.shelter("k", 0, 25),)),         # enemy men by the King complete lines of four
+    "glory": Profile(pawns=GLORY_PAWNS, features=(KING,)),         # or the flag: a pawn on the enemy's 2nd rank
+    "moderation": Profile(quiescence=False, features=(f.checks_left, KING)),   # three checks, a fourth must mate
+    "spartan": Profile(features=(f.spartan_clock, KING)),          # Black must mate by move 60
+    "xenophobic": Profile(features=(f.back_rank, KING)),           # or land on c-f of the enemy back rank
+    "balanced-swap": Profile(quiescence=False, mobility=0, features=(KING,)),   # hundreds of turns: a swap undoes any capture count
+    # Royal men other than (or beside) the King.
+    "concurrent": Profile(_values(r=450, b=350, n=325, q=0, k=0), features=(f.shelter("kq"),)),   # both monarchs royal
+    "counselor": Profile(_values(q=0), features=(KING, f.shelter("q", -10, -15))),   # your own Queen mated wins
+    "dowager": Profile(_values(q=0, k=300), mobility=6, features=(f.shelter("q"),)),   # royal Queen; no move loses
+    "regent": Profile(_values(q=0, k=300), features=(f.shelter("q"),)),   # the Queen is royal, the King a commoner
+    "separation": Profile(_values(n=900, q=0), mobility=6, features=(f.shelter("kq"),)),   # no move but across quadrants loses
+    "reentrant": Profile(_values(q=0, k=0, n=300, r=500), in_hand=1.0, quiescence=False, pawns=(0,) * 8,
+                         features=(f.shelter("kq"),)),   # captured men come back: in hand as on the board
+    "series-helpmate": Profile(features=(f.shelter("k", -10, -15),)),   # win when the opponent could mate you
+    # Capture goals: the men to capture are worth most, and a side down to its last one is in danger.
     "clerical": Profile(_values(b=900, k=300), features=(f.last_of("b", 300),)),
-    "concurrent": Profile(_values(r=450, b=350, n=325, q=0, k=0)),    # both monarchs royal
-    "contravention": Profile(),
-    "counselor": Profile(_values(q=0)),   # the short-range Queen is royal
-    "deadline": Profile(),
     "decastellation": Profile(_values(r=900, k=2000), features=(f.last_of("r", 400),)),
     "donnybrook": Profile(_values(k=1500, q=1500), in_hand=0.9, quiescence=False, features=(f.last_of("kq", 500),)),
-    "dowager": Profile(_values(q=0, k=300)),   # the Queen is royal, the King a commoner
     "dynastic": Profile(_values(k=1500, q=1500), features=(f.last_of("kq", 500),)),
     "entourage": Profile(_values(k=2000), features=(f.escort,)),
-    "glory": Profile(pawns=GLORY_PAWNS),
     "junta": Profile(_values(n=1000, k=800), features=(f.last_of("n", 400),)),
-    "kingmaker": Profile(),
-    "linkage": Profile(),
-    "moderation": Profile(quiescence=False, features=(f.checks_left,)),
-    "prop": Profile(),
-    "reentrant": Profile(_values(q=0, k=0, n=300, r=500), in_hand=1.0, quiescence=False, pawns=(0,) * 8),
-    "regent": Profile(_values(q=0, k=300)),   # the Queen is royal, the King a commoner
-    "separation": Profile(_values(n=900, q=0)),   # the Knight glides like a Queen; the Queen is royal
-    "series-helpmate": Profile(),
-    "shrapnel": Profile(_values(k=300), features=(f.head_count(40),)),
-    "society": Profile(_values(p=150, n=250, b=260, r=320, q=450)),   # only pawns are ever taken
-    "spartan": Profile(features=(f.spartan_clock,)),
-    "submission": Profile(),
-    "triple-check": Profile(),
-    "twilight": Profile(features=(f.last_of("p", 150), f.last_of("nb", 200), f.last_of("qr", 250))),
+    "twilight": Profile(features=(f.last_of("p", 150), f.last_of("nb", 200), f.last_of("qr", 250), KING)),
+    "zoo": Profile(_values(k=300), features=(f.zoo_kinds,)),       # kinds captured by each side
+    "shrapnel": Profile(_values(k=300), features=(f.head_count(40),)),   # remove every enemy man
     "tyrant": Profile(_values(k=0, q=0, p=100, n=150, b=150, r=150), quiescence=False, features=(f.head_count(30),)),
-    "ultimate": Profile(),
-    "xenophobic": Profile(features=(f.back_rank,)),
-    "zoo": Profile(_values(k=300), features=(f.zoo_kinds,)),
+    # Moves as the goal.
+    "kingmaker": Profile(pawns=KINGMAKER_PAWNS, mobility=6),   # promote first (it makes the enemy King); no move loses
+    "prop": Profile(mobility=8),                                  # leave the opponent without a move
 }
 
 GENERIC = Profile()   # material and mobility: any two-player variant without a profile of its own

@@ -28,7 +28,7 @@ def think(search: Search) -> Choice:
     moves = game.legal_moves()
     if len(moves) == 1:
         return Choice(moves[0], 0, 0, 0)
-    order = search.ordered(moves, game.fen(), None, 0, ROOT_WIDE)
+    order = search.ordered(moves, game.key(), None, 0, ROOT_WIDE)
     margin = search.level.margin
     scores: dict[str, int] = {}
     best_move, best, depth = order[0], 0, 0

@@ -1,10 +1,10 @@
 """The search: iterative deepening negamax with alpha-beta, a transposition table keyed on the
-position's FEN, move ordering (the previous iteration's best, winning captures, promotions, killer
+position (`Game.key()`, a tuple of bitboards and state: no text), move ordering (the previous iteration's best, winning captures, promotions, killer
 moves, history), and a quiescence search over captures where the variant's profile says captures
 are the volatile part of the game.
 
-Everything goes through the public rules API: `legal_moves()`, `play()`, `undo()`, `outcome`,
-`fen()`, `view()`. The rules judge every position (wins by any goal, look-ahead goals included, are
+Everything goes through the public rules API: `legal_moves()`, `play_listed()` (a listed turn,
+played without reading text), `undo()`, `outcome`, `key()`, `men()`. The rules judge every position (wins by any goal, look-ahead goals included, are
 the `outcome` of a node), so no rule is written twice here.
 
 Turns of several parts (a move then a swap, a mirror then a move, a capture then a placement) can
@@ -18,14 +18,17 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Hashable
 
 import rules
 
-from .board import Seen, seen as seen_of
+from .board import WHITE, Seen, seen as seen_of, square
 from .evaluate import evaluate
+from .features import uses_fen
 from .levels import Level
 from .profiles import OTHER_MAN, Profile
+
+Key = tuple[Hashable, int, int]   # Game.key(): (the position for repetition, halfmove clock, fullmove number)
 
 MATE = 100_000              # a win now; a win in n plies scores MATE - n
 MATE_BOUND = MATE - 1_000   # scores beyond this are wins or losses, not material
@@ -72,15 +75,17 @@ class Search:
     node_cap: float
     stats: Stats = field(default_factory=Stats)
     played: int = 0
-    table: dict[str, tuple[int, int, int, str | None]] = field(default_factory=dict)
-    seen: dict[str, Seen] = field(default_factory=dict)
-    scores: dict[str, int] = field(default_factory=dict)
+    table: dict[Key, tuple[int, int, int, str | None]] = field(default_factory=dict)
+    seen: dict[Key, Seen] = field(default_factory=dict)
+    scores: dict[Key, int] = field(default_factory=dict)
     killers: dict[int, list[str]] = field(default_factory=dict)
     history: dict[str, int] = field(default_factory=dict)
-    path: set[str] = field(default_factory=set)
+    path: set[Hashable] = field(default_factory=set)
+    bits: dict[str, tuple[int, int]] = field(default_factory=dict)   # a turn's board move: (from, to) as bits
 
     def __post_init__(self) -> None:
         self.quiescence = self.level.quiescence and self.profile.quiescence
+        self.reads_fen = uses_fen(self.profile.features)
 
     # -- budget and moves -----------------------------------------------------------------------
     def tick(self) -> None:
@@ -89,7 +94,7 @@ class Search:
             raise Stop
 
     def play(self, move: str) -> None:
-        self.game.play(move)
+        self.game.play_listed(move)
         self.played += 1
 
     def undo(self) -> None:
@@ -102,16 +107,17 @@ class Search:
             self.undo()
 
     # -- the position -----------------------------------------------------------------------------
-    def look(self, fen: str) -> Seen:
-        found = self.seen.get(fen)
+    def look(self, key: Key) -> Seen:
+        found = self.seen.get(key)
         if found is None:
-            found = self.seen[fen] = seen_of(self.game, fen)
+            found = self.seen[key] = seen_of(self.game, self.reads_fen)
         return found
 
-    def static(self, fen: str) -> int:
-        score = self.scores.get(fen)
+    def static(self, key: Key) -> int:
+        score = self.scores.get(key)
         if score is None:
-            score = self.scores[fen] = evaluate(self.look(fen), self.profile, self.game)
+            turns = len(self.game.legal_moves()) if self.profile.mobility else 0
+            score = self.scores[key] = evaluate(self.look(key), self.profile, turns)
         return score
 
     def terminal(self, outcome: rules.Outcome, ply: int) -> int:
@@ -122,19 +128,21 @@ class Search:
 
     def gain(self, move: str, at: Seen, mover: str) -> int:
         """What a turn's board move captures, less a tenth of the capturer (0: no capture)."""
-        start, target, promotion, _ = from_to(move)
-        if not target:
+        bits = self.bits.get(move)
+        if bits is None:
+            start, target, _, _ = from_to(move)
+            files = at.shape.files
+            bits = self.bits[move] = (1 << square(start, files), 1 << square(target, files)) if target else (0, 0)
+        if not bits[1] & at.owned[mover == WHITE]:
             return 0
-        victim = at.at.get(target)
-        if victim is None or victim.owner == mover:
-            return 0
+        victim = at.kind_at(bits[1])
         values = self.profile.values
-        worth = values.get(victim.letter, OTHER_MAN) or 50
-        man = at.at.get(start)
-        return worth * 10 - (values.get(man.letter, OTHER_MAN) if man else 0) // 10 + 1
+        worth = values.get(victim[0], OTHER_MAN) if victim else OTHER_MAN
+        man = at.kind_at(bits[0])
+        return (worth or 50) * 10 - (values.get(man[0], OTHER_MAN) if man else 0) // 10 + 1
 
-    def ordered(self, moves: list[str], fen: str, best: str | None, ply: int, wide: int = WIDE) -> list[str]:
-        at = self.look(fen)
+    def ordered(self, moves: list[str], key: Key, best: str | None, ply: int, wide: int = WIDE) -> list[str]:
+        at = self.look(key)
         mover = self.game.turn
         killers = self.killers.get(ply, ())
         history = self.history
@@ -163,13 +171,13 @@ class Search:
         outcome = game.outcome
         if outcome is not None:
             return self.terminal(outcome, ply)
-        fen = game.fen()
-        again = repetition_key(fen)
+        key = game.key()
+        again = key[0]
         if again in self.path:
             return 0
         if depth <= 0:
-            return self.quiesce(alpha, beta, ply, fen, 0) if self.quiescence else self.static(fen)
-        entry = self.table.get(fen)
+            return self.quiesce(alpha, beta, ply, key, 0) if self.quiescence else self.static(key)
+        entry = self.table.get(key)
         best_move = None
         if entry is not None:
             stored_depth, flag, stored, best_move = entry
@@ -180,7 +188,7 @@ class Search:
         start_alpha = alpha
         best = -INFINITY
         self.path.add(again)
-        for move in self.ordered(game.legal_moves(), fen, best_move, ply):
+        for move in self.ordered(game.legal_moves(), key, best_move, ply):
             self.play(move)
             score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             self.undo()
@@ -189,15 +197,15 @@ class Search:
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
-                        self.remember_cut(move, fen, depth, ply)
+                        self.remember_cut(move, key, depth, ply)
                         break
         self.path.discard(again)
         flag = UPPER if best <= start_alpha else LOWER if best >= beta else EXACT
-        self.table[fen] = (depth, flag, to_table(best, ply), best_move)
+        self.table[key] = (depth, flag, to_table(best, ply), best_move)
         return best
 
-    def remember_cut(self, move: str, fen: str, depth: int, ply: int) -> None:
-        if self.gain(move, self.look(fen), self.game.turn):
+    def remember_cut(self, move: str, key: Key, depth: int, ply: int) -> None:
+        if self.gain(move, self.look(key), self.game.turn):
             return
         killers = self.killers.setdefault(ply, [])
         if move not in killers:
@@ -205,13 +213,13 @@ class Search:
             del killers[2:]
         self.history[move] = self.history.get(move, 0) + depth * depth
 
-    def quiesce(self, alpha: int, beta: int, ply: int, fen: str, depth: int) -> int:
-        """Captures only, from a judged position (`fen`) that is not over."""
-        stand = self.static(fen)
+    def quiesce(self, alpha: int, beta: int, ply: int, key: Key, depth: int) -> int:
+        """Captures only, from a judged position (`key`) that is not over."""
+        stand = self.static(key)
         if stand >= beta or depth >= QUIET_DEPTH:
             return stand
         alpha = max(alpha, stand)
-        at = self.look(fen)
+        at = self.look(key)
         mover = self.game.turn
         captures: dict[str, tuple[int, str]] = {}
         for move in self.game.legal_moves():
@@ -230,7 +238,7 @@ class Search:
             if outcome is not None:
                 score = -self.terminal(outcome, ply + 1)
             else:
-                score = -self.quiesce(-beta, -alpha, ply + 1, self.game.fen(), depth + 1)
+                score = -self.quiesce(-beta, -alpha, ply + 1, self.game.key(), depth + 1)
             self.undo()
             if score > best:
                 best = score
@@ -253,12 +261,6 @@ def spread(ranked: list[str], rank: Callable[[str], int]) -> list[str]:
     for index in range(max((len(group) for group in lists), default=0)):
         rest.extend(group[index] for group in lists if index < len(group))
     return front + rest
-
-
-def repetition_key(fen: str) -> str:
-    """The FEN without its move counters: the same position again on the search's own line."""
-    fields = fen.split(" ")
-    return " ".join(fields[:4] + fields[6:]) if len(fields) >= 6 else fen
 
 
 def to_table(score: int, ply: int) -> int:

@@ -45,13 +45,13 @@ from typing import Any, Callable, Generic, Iterable, Iterator, Literal, TypeVar,
 
 import chess
 
-from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Men, Outcome, VariantInfo
 from . import endings
 from .castling import Castling, no_check_moves
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Royalty
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
-from .position import Position
+from .position import Position, board_men
 from .refusals import ambiguous, refuse_spelling, refuse_step
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
@@ -512,6 +512,15 @@ class ChessGame(Game, Generic[S]):
 
     def fen(self) -> str:
         return self.variant.fen(self.board, self.state)
+
+    def key(self) -> tuple[Hashable, int, int]:
+        """See `Game.key`: the board's bitboards, turn, castling, en passant and extra state."""
+        b = self.board
+        return ((b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings, b.occupied_co[chess.WHITE],
+                 b.turn, b.castling_rights, b.ep_square, self.state), b.halfmove_clock, b.fullmove_number)
+
+    def men(self) -> Men:
+        return board_men(self.board)
 
     def view(self) -> BoardView:
         pieces = {chess.square_name(sq): p.symbol() for sq, p in self.board.piece_map().items()}

@@ -20,7 +20,7 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Hashable, Mapping
 
 from . import spelling
 
@@ -221,6 +221,18 @@ class DailyDeal:
     tried: int               # seeds tried to find the deal
 
 
+@dataclass(frozen=True)
+class Men:
+    """The men on the board as bitboards, for a search's evaluation (`Game.men()`): bit
+    `file + rank * files` is a square (a1 = bit 0). `kinds` maps a lower-case letter to the squares
+    of that kind's men owned by (white, black): who moves them, not their colour where the two differ."""
+
+    files: int
+    ranks: int
+    kinds: Mapping[str, tuple[int, int]]
+    hands: tuple[str, str] = ("", "")   # letters in hand (white's, black's), any case
+
+
 MEMO_PLIES = 12   # positions whose legal turns and outcome stay cached (a search's whole line)
 
 
@@ -297,6 +309,35 @@ class Game(ABC):
         self._final = None
         self._memo.pop()
         return self._history.pop()
+
+    # -- for searches (engine/): fast paths that change no behaviour ------------------------------
+    def play_listed(self, move: str) -> None:
+        """Play `move`, a turn exactly as `legal_moves()` lists it here, without reading text (a
+        search's play). A turn not listed raises KeyError and changes nothing."""
+        self._apply(move)
+        self._history.append(move)
+        self._memo.append({})
+        if len(self._memo) > MEMO_PLIES:
+            self._memo[-MEMO_PLIES - 1].clear()
+
+    def key(self) -> tuple[Hashable, int, int]:
+        """A cheap hashable key of the position: (what the rules tell apart: men, side to move, hands,
+        castling, en passant, extra state; the halfmove clock; the fullmove number). Equal FENs give
+        equal keys; the first item alone is the position for repetition. Default: read off the FEN."""
+        fields = self.fen().split(" ")
+        counters = [int(f) if f.isdigit() else 0 for f in fields[4:6]] + [0, 0]
+        return " ".join(fields[:4] + fields[6:]), counters[0], counters[1]
+
+    def men(self) -> Men:
+        """The men by kind and owner as bitboards, and the hands (default: read off `view()`)."""
+        view = self.view()
+        kinds: dict[str, list[int]] = {}
+        for name, letter in view.pieces.items():
+            owner = (view.owners or {}).get(name) or (WHITE if letter.isupper() else BLACK)
+            bit = 1 << (ord(name[0]) - 97 + (int(name[1:]) - 1) * view.files)
+            kinds.setdefault(letter.lower(), [0, 0])[owner != WHITE] |= bit
+        hands = (view.hands or {}).get(WHITE, ""), (view.hands or {}).get(BLACK, "")
+        return Men(view.files, view.ranks, {k: (w, b) for k, (w, b) in kinds.items()}, hands)
 
     def finish(self, outcome: Outcome | None) -> None:
         """End the game from outside the board (resignation, agreed or claimed draw); None reopens it."""

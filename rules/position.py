@@ -58,7 +58,7 @@ from typing import Generic, cast
 import chess
 
 from . import endings
-from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Outcome, VariantInfo
+from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Men, Outcome, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Man, MenTable, Region, Royalty, whole_board
 from .notation import normalise_san, san
@@ -452,6 +452,14 @@ class PartsVariant(Generic[T]):
 
 
 # -- the game ---------------------------------------------------------------------------------------
+def board_men(board: chess.Board, white: int | None = None, hands: tuple[str, str] = ("", "")) -> Men:
+    """The men of a python-chess board by kind, owned by colour (or by the squares `white` owns)."""
+    mine = board.occupied_co[chess.WHITE] if white is None else white
+    theirs = board.occupied & ~mine
+    kinds = {"p": board.pawns, "n": board.knights, "b": board.bishops, "r": board.rooks, "q": board.queens, "k": board.kings}
+    return Men(8, 8, {letter: (squares & mine, squares & theirs) for letter, squares in kinds.items() if squares}, hands)
+
+
 class PositionGame(Game, Generic[T]):
     """A game of any `PartsVariant`: a stack of immutable positions."""
 
@@ -576,6 +584,22 @@ class PositionGame(Game, Generic[T]):
 
     def view(self) -> BoardView:
         return self.variant.view(self.position, self._turns[-1] if self._turns else None)
+
+    def key(self) -> tuple[Hashable, int, int]:
+        """See `Game.key`: the board's bitboards, turn, castling, en passant, hands and extra state."""
+        position = self.position
+        b = position.board
+        return ((b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings, b.occupied_co[chess.WHITE], b.turn,
+                 b.castling_rights, b.ep_square, position.hands, position.extra), b.halfmove_clock, b.fullmove_number)
+
+    def men(self) -> Men:
+        position = self.position
+        white = None
+        if type(self.variant).owners is not PartsVariant.owners:   # who moves a man is not its colour
+            white = 0
+            for name, owner in self.variant.owners(position).items():
+                white |= (owner == WHITE) << chess.parse_square(name)
+        return board_men(position.board, white, position.hands)
 
 
 __all__ = [

@@ -5,6 +5,9 @@ import random
 import pytest
 
 import engine
+import engine.board
+import engine.evaluate
+import engine.profiles
 import rules
 
 DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
@@ -29,7 +32,7 @@ def random_positions(slug, plies=(0, 9, 22), seed=7):
 def test_every_choice_is_a_legal_move_and_leaves_the_game_as_it_was(slug):
     for game in random_positions(slug):
         fen, history, moves = game.fen(), game.history, game.legal_moves()
-        for level in (1, engine.MAX_LEVEL):
+        for level in range(1, engine.MAX_LEVEL + 1):
             choice = engine.choose(game, level=level, nodes=40)
             assert choice.move in moves
             assert choice.nodes <= 41
@@ -100,6 +103,28 @@ def test_the_same_position_and_budget_give_the_same_move():
         game = random_positions("standard", plies=(8,))[0]
         first = engine.choose(game, level=level, nodes=500)
         assert engine.choose(game, level=level, nodes=500) == first
+        again = rules.new_game("standard", seed=1)   # the same moves in another game: the same seeded choice
+        for move in game.history:
+            again.play(move)
+        assert engine.choose(again, level=level, nodes=500) == first
+
+
+def test_a_level_stops_at_its_own_budget_of_positions_not_the_clock():
+    game = random_positions("standard", plies=(10,))[0]
+    for number in (1, 4):
+        budget = engine.LEVELS[number - 1].nodes
+        choice = engine.choose(game, level=number, seconds=1000.0)
+        assert choice.nodes <= budget + 1
+        assert choice == engine.choose(game, level=number, nodes=budget)
+
+
+def test_level_one_often_plays_a_clearly_worse_move_than_the_top_level():
+    differs = 0
+    for seed in range(10):
+        for game in random_positions("standard", plies=(6, 14), seed=seed):
+            best = engine.choose(game, level=engine.MAX_LEVEL, nodes=1500).move
+            differs += engine.choose(game, level=1).move != best
+    assert differs >= 6   # of 20 positions
 
 
 def test_a_balanced_swap_turn_is_a_whole_turn_of_the_busy_middlegame():
@@ -129,3 +154,28 @@ def test_a_search_cut_short_after_finding_a_better_move_still_chooses_among_near
         game.play(move)
     choice = engine.choose(game, level=3, nodes=nodes)
     assert choice.move in game.legal_moves()
+
+
+def white_score(slug, fen):
+    game = rules.new_game(slug, fen=fen)
+    return engine.evaluate.white_score(engine.board.seen(game, True), engine.profiles.profile(slug))
+
+
+def test_every_two_player_game_has_its_own_evaluation_with_its_goal_in_it():
+    for slug in DUELS:
+        own = engine.profiles.PROFILES.get(slug)
+        assert own is not None, slug
+        assert own.features or own.mobility != engine.profiles.GENERIC.mobility, slug
+
+
+@pytest.mark.parametrize("slug, better, worse", [
+    # a King behind its pawns rather than out among the enemy's men (the same men)
+    ("standard", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "6k1/5ppp/8/8/8/8/5PPP/7K w - - 0 1"),
+    ("ultimate", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1", "6k1/4Kppp/8/8/8/8/5PPP/8 w - - 0 1"),
+    # Series-Helpmate: your own King open (the opponent could mate you: your win)
+    ("series-helpmate", "6k1/5ppp/8/8/8/8/5PPP/7K w - - 0 1", "6k1/5ppp/8/8/8/8/5PPP/6K1 w - - 0 1"),
+    # Regent: the royal Queen among her own men, not alone in a corner
+    ("regent", "3qk3/8/8/8/8/8/3PPP2/4Q2K w - - 0 1", "3qk3/8/8/8/8/8/3PPP2/Q6K w - - 0 1"),
+])
+def test_goal_features_prefer_what_the_goal_prefers(slug, better, worse):
+    assert white_score(slug, better) > white_score(slug, worse)

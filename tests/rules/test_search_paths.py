@@ -1,0 +1,50 @@
+"""The core's fast paths for searches (`Game.key()`, `Game.men()`, `Game.play_listed()`): they
+change no behaviour, for every two-player variant."""
+import random
+
+import pytest
+
+import rules
+from rules.core import Game
+
+DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
+
+
+@pytest.mark.parametrize("slug", DUELS)
+def test_key_men_and_play_listed_agree_with_fen_view_and_play(slug):
+    game, mirror, rng = rules.new_game(slug, seed=1), rules.new_game(slug, seed=1), random.Random(slug)
+    fens: dict[str, tuple] = {}
+    for _ in range(40):
+        assert game.men() == Game.men(game)                 # the bitboards say what the board view says
+        key = game.key()
+        assert fens.setdefault(game.fen(), key) == key      # the same position, the same key
+        if game.outcome is not None:
+            break
+        move = rng.choice(game.legal_moves())
+        game.play_listed(move)
+        mirror.play(move)
+        assert (game.fen(), game.history, game.outcome) == (mirror.fen(), mirror.history, mirror.outcome)
+    assert len(set(fens.values())) == len(fens)             # different positions, different keys
+    game.undo()
+    assert game.fen() == (mirror.undo() and mirror.fen())
+
+
+@pytest.mark.parametrize("slug, one, other", [
+    ("standard", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "4k3/8/8/8/8/8/8/4K2R b K - 0 1"),       # side to move
+    ("standard", "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "4k3/8/8/8/8/8/8/4K2R w - - 0 1"),       # castling
+    ("zoo", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 pn/-", "4k3/8/8/8/8/8/8/4K3 w - - 0 1 p/n"),      # extra state
+    ("donnybrook", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", "4k3/8/8/8/8/8/8/4K3[B] w - - 0 1"),  # hands
+    ("spartan", "4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 59"),         # the move number
+])
+def test_the_key_tells_apart_what_the_rules_tell_apart(slug, one, other):
+    first, second = rules.new_game(slug, fen=one), rules.new_game(slug, fen=other)
+    assert first.key() != second.key()
+    assert first.key() == rules.new_game(slug, fen=one).key()
+
+
+def test_play_listed_refuses_an_unlisted_turn_and_changes_nothing():
+    game = rules.new_game("balanced-swap", seed=1)
+    fen = game.fen()
+    with pytest.raises(KeyError):
+        game.play_listed("e2e5")
+    assert (game.fen(), game.history) == (fen, [])
