@@ -53,7 +53,7 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "Zoo Chess" in out and "no such table" not in out + result.stderr
-    assert "bob plays e5 (e7e5)" in out
+    assert "1… bob plays e5." in out
     assert "Traceback" not in result.stderr
     assert (elsewhere / "kibitz.sqlite3").is_file()
     assert list((elsewhere / "out").glob("kibitz-*.png")), "board images are drawn from the shipped art"
