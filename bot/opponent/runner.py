@@ -38,9 +38,8 @@ from concurrent.futures.process import BrokenProcessPool
 import engine
 
 from ..scheduler import Ready, Timer, everywhere
-from ..service import DueEvent, GameService, UserError
+from ..service import DueEvent, GameService, UserError, seats as computer
 from ..store import GameRecord
-from . import computer
 from .workers import Answer, Job, Workers, first_legal
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 and how it answers a draw offer or a takeback. The searches themselves run in the runner's
 worker processes (bot/opponent/runner.py); the service only checks and saves.
 
-The computer is a seat `computer:<level>` named "Kibitz (level 3, casual)" (bot/opponent/computer.py).
+The computer is a seat `computer:<level>` named "Kibitz (level 3, casual)" (bot/service/seats.py).
 Its turns have no deadline; the member's do, as in any game. A front end starts the runner with
 the service: it registers itself as `service.thinker`, is woken by every save that leaves the
 computer to move, and calls back `play_computer` / `computer_resigns` with what its worker found."""
@@ -14,7 +14,7 @@ import engine
 import rules
 from rules import Ending, Outcome
 
-from ..opponent import computer
+from . import seats as computer
 from ..store import GameRecord, GameStatus
 from ..timing import DAY
 from .tables import Live, Tables
