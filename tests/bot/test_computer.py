@@ -264,6 +264,54 @@ async def test_a_failing_search_is_tried_again_then_a_shallow_search_moves():
     assert len(delivered.stored[0]) == 2
 
 
+class LosingStore(InMemoryStore):
+    """An in-memory store that loses its connection on demand: the next `fails[call]` calls of
+    `get`, `save` or `open_games` raise OSError; `fails["readback"]`: the `get` after a failed save."""
+
+    def __init__(self, **fails: int) -> None:
+        super().__init__()
+        self.fails = dict(fails)
+
+    def _lost(self, call: str) -> None:
+        if self.fails.get(call):
+            self.fails[call] -= 1
+            if call == "save" and self.fails.get("readback"):
+                self.fails["get"] = self.fails.get("get", 0) + 1
+                self.fails["readback"] -= 1
+            raise OSError("database connection lost")
+
+    async def get(self, game_id):
+        self._lost("get")
+        return await super().get(game_id)
+
+    async def save(self, record):
+        self._lost("save")
+        return await super().save(record)
+
+    async def open_games(self):
+        self._lost("open_games")
+        return await super().open_games()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("fails", [
+    {"save": 1},                  # saving its move failed, and the read back says it did not land
+    {"save": 1, "readback": 1},   # ...and the read back failed too: unsure, and it had not landed
+    {"get": 1},                   # reading the game at the start of its turn failed
+    {"open_games": 2},            # reading the games to move at start-up failed, twice
+], ids=["save", "unsure-save", "read", "start-up-read"])
+async def test_a_turn_the_store_failed_is_tried_again_until_the_computer_has_moved(fails):
+    store = LosingStore()
+    service = GameService(store, renderer=fake_png)   # no runner yet: the computer (White) is to move
+    reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", colour="black", level=1)
+    store.fails.update(fails)
+    delivered = await answered(service, store)
+    assert not any(store.fails.values())   # each failure happened, and the turn was tried again
+    record = await store.get(reply.game_id)
+    assert len(record.moves) == 1 and delivered.stored[0] == record.moves and record.due_at is not None
+    await service.move(CHANNEL, ALICE, "e5")   # the member's turn now, as in any game
+
+
 class BrokenWorkers(Workers):
     """Workers whose every search fails, the shallow one too."""
 
