@@ -97,8 +97,9 @@ class Runner(Timer):
             self._queued.add(game_id)
             self._queue.put_nowait(game_id)
 
-    async def evaluate(self, record: GameRecord) -> int:
-        """The engine's score of the game's position for the side to move (a draw offer's answer)."""
+    async def evaluate(self, record: GameRecord) -> int | None:
+        """The engine's score of the game's position for the side to move (a draw offer's answer);
+        None when no search could weigh it."""
         level = computer.level_of(record.players[computer.seat(record.players) or 0][0])
         seconds = None if self.nodes else min(engine.LEVELS[level - 1].seconds, EVALUATE_SECONDS)
         return (await self._search(self._job(record, level, seconds))).score
@@ -165,7 +166,7 @@ class Runner(Timer):
         share = self.workers.size / (self.workers.size + self._queue.qsize())
         seconds = None if self.nodes else max(MIN_SECONDS, engine.LEVELS[level - 1].seconds * share)
         answer = await self._search(self._job(record, level, seconds))
-        hopeless = level >= RESIGN_LEVEL and answer.score <= RESIGN_SCORE
+        hopeless = level >= RESIGN_LEVEL and answer.score is not None and answer.score <= RESIGN_SCORE
         self._hopeless[game_id] = self._hopeless.get(game_id, 0) + 1 if hopeless else 0
         try:
             if self._hopeless[game_id] >= RESIGN_MOVES:

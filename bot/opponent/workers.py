@@ -26,7 +26,7 @@ import rules
 
 from .. import process
 
-from ..stockfish import stockfish_move
+from ..stockfish import stockfish_play
 
 log = logging.getLogger(__name__)
 
@@ -48,9 +48,10 @@ class Job:
 
 @dataclass(frozen=True)
 class Answer:
-    """What a worker found: `move` one of the game's legal turns; `score` in centipawns for the side to move."""
+    """What a worker found: `move` one of the game's legal turns; `score` in centipawns for the side
+    to move, None when unknown (no search was made, or Stockfish gave none)."""
     move: str
-    score: int
+    score: int | None
     depth: int
     nodes: int
 
@@ -68,7 +69,8 @@ def think(job: Job) -> Answer:
     game = rebuild(job)
     if job.stockfish and job.variant == "standard":
         try:
-            return Answer(stockfish_move(job.stockfish, game.fen(), job.level, job.seconds, job.nodes), 0, 0, 0)
+            move, score = stockfish_play(job.stockfish, game.fen(), job.level, job.seconds, job.nodes)
+            return Answer(move, score, 0, 0)
         except Exception:   # a missing or failing binary: the built-in engine plays this move
             log.exception("Stockfish failed in game of %d plies; the built-in engine plays", len(job.moves))
     choice = engine.choose(game, job.level, job.seconds, job.nodes)
@@ -78,7 +80,7 @@ def think(job: Job) -> Answer:
 def first_legal(job: Job) -> Answer:
     """No search: the first of the game's legal moves in canonical (sorted) order. The runner's
     last resort when even a worker's shallow search failed, cheap enough for the bot's own process."""
-    return Answer(min(rebuild(job).legal_moves()), 0, 0, 0)
+    return Answer(min(rebuild(job).legal_moves()), None, 0, 0)
 
 
 def start_worker(cpus: frozenset[int]) -> None:

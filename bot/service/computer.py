@@ -132,13 +132,16 @@ class Computer(Tables):
         return live
 
     async def _computer_draw(self, live: Live, user: Player) -> Reply:
-        """A draw offered to the computer: it accepts when its evaluation says it is not better."""
+        """A draw offered to the computer: it accepts when its evaluation says it is not better (and
+        declines when it has none)."""
         record, game = live.record, live.playing
         seat = computer.seat(record.players) or 0
         name = record.players[seat][1]
         if self.thinker is None:
             raise UserError(f"{name} is not running just now, so it cannot answer a draw offer. Try again later.")
         score = await self.thinker.evaluate(record.copy())   # for the side to move
+        if score is None:
+            return Reply(f"{name} declines the draw: it could not weigh the position just now.", game_id=record.id)
         if not computer.to_move(record.players, record.fen):
             score = -score   # the member is to move: the computer's view is the other way round
         if score > 0:

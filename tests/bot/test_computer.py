@@ -18,6 +18,7 @@ from bot.service import COMPUTER, GameService, Player, UserError
 from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
+from .test_stockfish import INSTALLED, needs_stockfish
 
 NODES = 200
 GUILD = "g1"
@@ -231,6 +232,36 @@ async def test_the_computer_accepts_a_draw_only_when_it_is_not_better(fen, accep
     else:
         assert reply.text == f"{KIBITZ_1} declines the draw: it thinks it stands better."
         assert stored.status == GameStatus.ACTIVE and stored.draw_offer is None
+
+
+async def draw_offered(fen: str, workers: Workers, stockfish: str | None = None, nodes: int = NODES):
+    """Alice (White) offers the computer (Black) a draw in standard chess from `fen`: the reply, and the game stored after it."""
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    runner = Runner(service, Delivered(store), workers=workers, nodes=nodes, stockfish=stockfish)
+    runner.start()
+    try:
+        record = await a_computer_game(store, fen, computer_white=False)
+        reply = await service.draw(CHANNEL, ALICE)
+    finally:
+        await runner.stop()
+    return reply, await store.get(record.id)
+
+
+@needs_stockfish
+@pytest.mark.asyncio
+async def test_with_stockfish_the_computer_declines_a_draw_where_it_stands_better():
+    reply, stored = await draw_offered("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", Workers(1), INSTALLED, nodes=20_000)
+    assert reply.text == f"{KIBITZ_1} declines the draw: it thinks it stands better."
+    assert stored.status == GameStatus.ACTIVE
+
+
+@pytest.mark.asyncio
+async def test_when_no_search_can_weigh_the_position_the_computer_declines_a_draw():
+    # alice a queen up: a search would accept; with every search failing, its score is unknown
+    reply, stored = await draw_offered("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", BrokenWorkers(1))
+    assert reply.text == f"{KIBITZ_1} declines the draw: it could not weigh the position just now."
+    assert stored.status == GameStatus.ACTIVE
 
 
 class FailingWorkers(Workers):
