@@ -46,7 +46,14 @@ class Computer(Tables):
     async def _challenge_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
                                   level: int | None, play_in: str | None, days: int | None = None) -> Reply:
         """A game against the computer, begun at once in `play_in` (a thread made for it), else in
-        `channel`; the member's `days` per move as in any challenge (the computer has no deadline)."""
+        `channel`; the member's `days` per move as in any challenge (the computer has no deadline).
+        The cap (MAX_GAMES) is checked again and the game created under a lock of the member's in
+        this server, so challenges made at once cannot pass it together."""
+        async with self._lock(f"computer-games:{guild}:{user.id}"):
+            return await self._begin_computer(channel, user, slug, guild, colour, level, play_in, days)
+
+    async def _begin_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
+                              level: int | None, play_in: str | None, days: int | None) -> Reply:
         level = engine.DEFAULT_LEVEL if level is None else level
         info = await self.check_computer(guild, user, slug, level)
         drawn = colour == "random"

@@ -188,6 +188,20 @@ async def test_a_member_may_have_only_a_few_computer_games_at_once_and_a_server_
 
 
 @pytest.mark.asyncio
+async def test_challenges_made_at_once_do_not_pass_the_cap_on_computer_games(tmp_path):
+    store = await SqliteStore.open(tmp_path / "k.sqlite3")
+    try:
+        service = GameService(store, renderer=fake_png)
+        results = await asyncio.gather(*(service.challenge(f"chan-{n}", ALICE, COMPUTER, "zoo", guild=GUILD,
+                                                           colour="white") for n in range(6)), return_exceptions=True)
+        refused = [r for r in results if isinstance(r, UserError)]
+        assert len(refused) == 3 and all("at most 3" in str(r) for r in refused), results
+        assert len([r for r in await store.open_in_guild(GUILD) if r.playing]) == 3
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_takeback_against_the_computer_takes_back_the_move_and_its_reply(played):
     service, delivered, _ = played
     await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
