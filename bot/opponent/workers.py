@@ -8,15 +8,23 @@ use, at least 1). Each worker, as it starts, moves to the allowed CPUs the bot d
 path (KIBITZ_STOCKFISH, or found on the PATH) it asks Stockfish instead (bot/stockfish.py), and
 the built-in engine when Stockfish fails.
 
-Workers end with the bot (`close`, and as daemon processes of a pool that dies with it). A worker
-that dies breaks the pool (BrokenProcessPool): `choose` then starts a new pool for the next call.
+Workers end with the bot: `close` ends them, and a bot that ends otherwise (SIGKILL included)
+takes them with it: on Linux each worker asks to be killed when its parent dies (prctl's
+PR_SET_PDEATHSIG; the pool is started from the event loop's thread, which lives as long as the
+bot), elsewhere a thread in the worker watches its parent's pid. A worker's Stockfish quits when
+its input closes, as the worker dies (after the search under way, if any). A worker that dies
+breaks the pool (BrokenProcessPool): `choose` then starts a new pool for the next call.
 """
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -31,6 +39,8 @@ from ..stockfish import stockfish_play
 log = logging.getLogger(__name__)
 
 NICE = 10   # how much lower the workers' priority is where they share the bot's only CPU
+PR_SET_PDEATHSIG = 1   # prctl(2): the signal a process gets when its parent dies (Linux)
+WATCH_SECONDS = 1.0    # where that is missing, how often a worker looks whether its parent still runs
 
 
 @dataclass(frozen=True)
@@ -83,8 +93,11 @@ def first_legal(job: Job) -> Answer:
     return Answer(min(rebuild(job).legal_moves()), None, 0, 0)
 
 
-def start_worker(cpus: frozenset[int]) -> None:
-    """A worker's initializer: onto `cpus` (the CPUs the bot leaves free), else a lower priority."""
+def start_worker(cpus: frozenset[int], parent: int | None = None) -> None:
+    """A worker's initializer: end with the bot's process `parent`; onto `cpus` (the CPUs the bot
+    leaves free), else a lower priority."""
+    if parent is not None:
+        die_with(parent)
     if cpus and hasattr(os, "sched_setaffinity"):
         try:
             os.sched_setaffinity(0, cpus)
@@ -95,6 +108,25 @@ def start_worker(cpus: frozenset[int]) -> None:
         os.nice(NICE)
     except OSError:
         pass
+
+
+def die_with(parent: int) -> None:
+    """End this process when process `parent` ends, however it ends: Linux's parent-death signal,
+    else a daemon thread that watches the parent's pid."""
+    try:
+        if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    except (OSError, AttributeError):   # not Linux
+        threading.Thread(target=_watch, args=(parent,), name="kibitz-parent", daemon=True).start()
+        return
+    if os.getppid() != parent:   # the parent ended before the signal was asked for
+        os._exit(1)
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
 
 
 def worker_cpus() -> frozenset[int]:
@@ -120,7 +152,7 @@ class Workers:
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=start_worker, initargs=(worker_cpus(),))
+                                             initializer=start_worker, initargs=(worker_cpus(), os.getpid()))
         return self._pool
 
     async def choose(self, job: Job) -> Answer:

@@ -4,6 +4,10 @@ plays the computer's turns through worker processes. Every search here is capped
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -491,6 +495,51 @@ async def test_at_the_higher_levels_the_computer_resigns_a_position_hopeless_for
     last = delivered.events[-1]
     assert last.record.result == "1-0" and "resigns" in last.reply.text and last.reply.finished
     assert last.record.ending == Ending.RESIGNATION
+
+
+BOT_KILLED = """
+import asyncio, sys
+from pathlib import Path
+from bot.opponent.workers import Job, Workers
+async def main():
+    workers = Workers(1)
+    await workers.choose(Job("standard", None, None, (), 1, None, 200, sys.argv[1] or None))
+    worker = workers.pids()[0]
+    children = [c for task in Path(f"/proc/{worker}/task").iterdir() for c in (task / "children").read_text().split()]
+    print(worker, *children, flush=True)
+    await asyncio.sleep(3600)
+asyncio.run(main())
+"""
+
+
+def gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie left for init to reap counts as ended)."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the processes from Linux's /proc")
+def test_the_workers_and_their_stockfish_end_when_the_bot_is_killed_outright():
+    """A bot killed with SIGKILL runs no clean-up: its workers (and a worker's Stockfish, where one
+    is installed) must end by themselves."""
+    root = str(Path(__file__).resolve().parents[2])
+    bot = subprocess.Popen([sys.executable, "-c", BOT_KILLED, INSTALLED or ""], stdout=subprocess.PIPE, text=True,
+                           cwd=root, env={**os.environ, "PYTHONPATH": root})
+    try:
+        pids = [int(pid) for pid in bot.stdout.readline().split()]
+    finally:
+        bot.kill()
+        bot.wait(60)
+    assert pids and len(pids) == (2 if INSTALLED else 1)   # the worker, and its Stockfish
+    deadline = time.monotonic() + 60   # a bounded wait, generous: nothing here is timed
+    while not all(map(gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [pid for pid in pids if not gone(pid)]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert alive == []
 
 
 def test_workers_run_at_a_lower_priority_where_they_have_no_cpu_of_their_own(monkeypatch):
