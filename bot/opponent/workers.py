@@ -2,7 +2,7 @@
 
 A pool of `size` processes (KIBITZ_ENGINE_WORKERS; default one fewer than the CPUs the bot may
 use, at least 1). Each worker, as it starts, moves to the allowed CPUs the bot does not keep to
-(bot/process.py, KIBITZ_CPU); where there is no other CPU it stays and runs at a lower priority
+(bot/process.py, KIBITZ_CPU; with shard processes on one host, none of theirs either); where there is no other CPU it stays and runs at a lower priority
 (os.nice), so the bot's answers come first. A worker rebuilds the game from what the store keeps
 (variant, seed, start FEN, moves) and calls `engine.choose`; for standard chess with a Stockfish
 path (KIBITZ_STOCKFISH, or found on the PATH) it asks Stockfish instead (bot/stockfish.py), and
@@ -130,10 +130,11 @@ def _watch(parent: int) -> None:
 
 
 def worker_cpus() -> frozenset[int]:
-    """The allowed CPUs other than those the bot keeps to (empty: there is no other)."""
+    """The allowed CPUs other than those the bot keeps to: this process's own, and with shards in
+    several processes on this host every shard process's (empty: there is no other)."""
     if not hasattr(os, "sched_getaffinity"):
         return frozenset()
-    return frozenset(process.allowed_cpus() - os.sched_getaffinity(0))
+    return frozenset(process.allowed_cpus() - os.sched_getaffinity(0) - process.bot_cpus())
 
 
 def default_size() -> int:

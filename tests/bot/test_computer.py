@@ -14,6 +14,7 @@ import pytest_asyncio
 
 import rules
 from rules import Ending
+from bot import process
 from bot.console import Console
 from bot.opponent import runner as runner_module, workers as workers_module
 from bot.opponent.runner import Runner
@@ -540,6 +541,22 @@ def test_the_workers_and_their_stockfish_end_when_the_bot_is_killed_outright():
     for pid in alive:
         os.kill(pid, signal.SIGKILL)
     assert alive == []
+
+
+@pytest.mark.parametrize("shard_ids, shard_count, free", [
+    (None, None, {0, 2, 3}),   # one process: all but its own CPU
+    ((2, 3), 4, {2, 3}),       # two shard processes: neither's CPU (0 and 1)
+    ((0,), 4, set()),          # four: every CPU is a shard's, so the workers share at a lower priority
+])
+def test_workers_leave_out_the_cpus_of_every_shard_process_on_the_host(monkeypatch, shard_ids, shard_count, free):
+    affinity = [{0, 1, 2, 3}]
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(affinity[0]))
+    monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: affinity.__setitem__(0, set(cpus)))
+    monkeypatch.setattr(process, "_ALLOWED", set())
+    monkeypatch.setattr(process, "_SHARDS", set(), raising=False)
+    monkeypatch.setattr(process, "current_cpu", lambda: 1)
+    process.keep_to_one_cpu("auto", shard_ids, shard_count)
+    assert workers_module.worker_cpus() == free
 
 
 def test_workers_run_at_a_lower_priority_where_they_have_no_cpu_of_their_own(monkeypatch):
