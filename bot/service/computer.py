@@ -8,6 +8,7 @@ the service: it registers itself as `service.thinker`, is woken by every save th
 computer to move, and calls back `play_computer` / `computer_resigns` with what its worker found."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import engine
@@ -18,7 +19,7 @@ from . import seats as computer
 from ..store import GameRecord, GameStatus
 from ..timing import DAY
 from .tables import Live, Tables
-from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
+from .types import RULES_VERSION, Line, Mark, Player, Reply, UserError, Who
 
 COMPUTER = Player(computer.COMPUTER_ID, "Kibitz")   # the opponent to pass to `challenge` for a game against the computer
 
@@ -101,12 +102,25 @@ class Computer(Tables):
             record, game = live.record, live.playing
             name = record.players[computer.seat(record.players) or 0][1]
             before = record.copy()
-            record.moves.append(game.play(move))
-            record.plies_played += 1   # as a member's move: the turn builder's menus are numbered by it
-            record.draw_offer = None
-            await self._commit(live, before, undo=game.undo)
             note = " (Busy: it thought less than usual.)" if busy else ""
-            reply = await self._board_reply(record, game, lambda label: (f"{name} plays ", *label, f".{note}"))
+
+            def headline(label: Line) -> Line:
+                return (f"{name} plays ", *label, f".{note}")
+
+            def play_and_compose() -> Reply | None:   # one thread trip, as a member's move (Play._play_and_compose)
+                record.moves.append(game.play(move))
+                record.plies_played += 1   # as a member's move: the turn builder's menus are numbered by it
+                record.draw_offer = None
+                self._settle(record, game)
+                try:
+                    return self._compose_board(record, game, headline)
+                except Exception:   # noqa: BLE001 - not committed yet: composed again after the commit
+                    return None
+
+            reply = await asyncio.to_thread(play_and_compose)
+            await self._commit(live, before, undo=game.undo, settled=True)
+            if reply is None:
+                reply = await self._board_reply(record, game, headline)
             return await self._ping_next(reply, record, game)
 
     async def computer_resigns(self, game_id: int, ply: int) -> Reply | None:

@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -218,6 +219,28 @@ async def test_a_takeback_against_the_computer_takes_back_the_move_and_its_reply
     assert "grants the takeback" in reply.text and "alice to move" in reply.text
     record = await service.game_record(reply.game_id)
     assert record.moves == [] and record.takeback_offer is None
+
+
+@pytest.mark.asyncio
+async def test_the_computers_move_is_played_off_the_event_loop(monkeypatch):
+    """Playing a turn can take milliseconds (Balanced Swap): the computer's, like a member's, is
+    played and its board composed in a worker thread, never on the event loop."""
+    service = GameService(InMemoryStore(), renderer=fake_png)
+    reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+    await service.move(CHANNEL, ALICE, "e4")
+    threads = []
+    play = rules.Game.play
+
+    def played(game, move):
+        if move == "e7e5":
+            threads.append(threading.current_thread())
+        return play(game, move)
+
+    monkeypatch.setattr(rules.Game, "play", played)
+    after = await service.play_computer(reply.game_id, 1, "e7e5")
+    assert after is not None and "plays" in after.text
+    assert threads and threading.main_thread() not in threads
+    assert (await service.game_record(reply.game_id)).moves[-1] == "e7e5"
 
 
 async def a_computer_game(store, fen: str, computer_white: bool) -> GameRecord:
