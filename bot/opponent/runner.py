@@ -105,6 +105,7 @@ class Runner(Timer):
         return (await self._search(self._job(record, level, seconds))).score
 
     async def _run(self) -> None:
+        self.workers.start()   # from the event loop's thread, which the workers die with (workers.py)
         await self.wait_ready()
         await self._find_turns()
         await asyncio.gather(*(self._serve() for _ in range(self.workers.size)))

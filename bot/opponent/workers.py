@@ -142,9 +142,15 @@ def default_size() -> int:
     return max(1, len(process.allowed_cpus()) - 1)
 
 
+def ready() -> int:
+    """Run in a worker by `Workers.start`: nothing but being there (the engine is imported by now)."""
+    return os.getpid()
+
+
 class Workers:
-    """The pool. `choose(job)` runs one search in a worker; the pool is started at the first call
-    and again after a worker died."""
+    """The pool. `choose(job)` runs one search in a worker; the pool is started by `start` (the
+    runner's start: the first reply does not wait for the processes to start and import the
+    engine), else at the first call, and again after a worker died."""
 
     def __init__(self, size: int | None = None) -> None:
         self.size = size or default_size()
@@ -155,6 +161,12 @@ class Workers:
             self._pool = ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"),
                                              initializer=start_worker, initargs=(worker_cpus(), os.getpid()))
         return self._pool
+
+    def start(self) -> None:
+        """Start every worker now, without waiting for them: one call each of `ready`."""
+        pool = self._executor()
+        for _ in range(self.size):
+            pool.submit(ready)
 
     async def choose(self, job: Job) -> Answer:
         """The worker's answer. Raises what the search raised, or BrokenProcessPool when a worker

@@ -306,6 +306,15 @@ async def test_when_no_search_can_weigh_the_position_the_computer_declines_a_dra
     assert stored.status == GameStatus.ACTIVE
 
 
+@pytest.mark.asyncio
+async def test_the_workers_start_with_the_runner_before_any_search(played):
+    """The first reply does not wait for the worker processes to start."""
+    _, _, runner = played
+    async with asyncio.timeout(120):   # a bounded wait, generous: processes start
+        while len(runner.workers.pids()) < runner.workers.size:
+            await asyncio.sleep(0.02)
+
+
 class FailingWorkers(Workers):
     """Workers whose full searches fail: only the shallow fallback answers. Keeps every job asked."""
 
