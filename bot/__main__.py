@@ -104,7 +104,7 @@ def main(argv: list[str]) -> int:
         from .discord.app import run   # discord.py is loaded only to run the bot (not the console, copy-db, backup)
 
         try:
-            keep_to_one_cpu(cfg.cpu, cfg.shard_ids)   # before any thread starts: they all inherit it
+            keep_to_one_cpu(cfg.cpu, cfg.shard_ids, cfg.shard_count)   # before any thread starts: they all inherit it
         except CpuSettingError as error:
             raise config_module.ConfigError(str(error)) from None
         collect_garbage_less()   # start-up is done: what it made is never garbage

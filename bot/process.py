@@ -84,12 +84,26 @@ def current_cpu() -> int | None:
         return None
 
 
-def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None) -> int | None:
+def shard_cpus(allowed: set[int], shard_ids: tuple[int, ...] | None, shard_count: int | None) -> set[int]:
+    """The CPUs `choose` (KIBITZ_CPU=auto) keeps every shard process to, where `shard_count`
+    shards run in processes of len(`shard_ids`) each, as this one does; empty without shards.
+    The engine's workers leave them all out, not only this process's own."""
+    if not shard_ids or not shard_count:
+        return set()
+    run = len(shard_ids)
+    return {cpu for first in range(0, shard_count, run)
+            if (cpu := choose("auto", allowed, None, tuple(range(first, first + run)))) is not None}
+
+
+def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None,
+                    shard_count: int | None = None) -> int | None:
     """Apply KIBITZ_CPU to this process (call before any thread starts). Returns the CPU kept to."""
     if not hasattr(os, "sched_setaffinity"):
         return None
     allowed = os.sched_getaffinity(0)
     _ALLOWED.update(allowed)   # kept for the engine's workers
+    if setting == "auto":
+        _SHARDS.update(shard_cpus(allowed, shard_ids, shard_count))
     cpu = choose(setting, allowed, current_cpu(), shard_ids)
     if cpu is None:
         return None
@@ -104,6 +118,7 @@ def keep_to_one_cpu(setting: str | int, shard_ids: tuple[int, ...] | None = None
 
 
 _ALLOWED: set[int] = set()   # the CPUs the process was allowed before it kept to one (bot/opponent/workers.py)
+_SHARDS: set[int] = set()    # the CPUs every shard process on this host keeps to (`shard_cpus`)
 
 
 def allowed_cpus() -> set[int]:
@@ -112,6 +127,11 @@ def allowed_cpus() -> set[int]:
     if not _ALLOWED and hasattr(os, "sched_getaffinity"):
         _ALLOWED.update(os.sched_getaffinity(0))
     return set(_ALLOWED) or {0}
+
+
+def bot_cpus() -> set[int]:
+    """The CPUs the bot's processes keep to besides this one's own: the other shard processes'."""
+    return set(_SHARDS)
 
 
 def _span(cpus: set[int]) -> str:

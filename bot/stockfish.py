@@ -4,6 +4,7 @@
     path = find_stockfish()                       # KIBITZ_STOCKFISH, else `stockfish` on the PATH or in /usr/games
     stockfish_move(path, fen, level=3)            # a UCI move such as "e2e4", within the level's time
     stockfish_move(path, fen, 8, nodes=20_000)    # at most 20,000 nodes and no clock (tests)
+    stockfish_play(path, fen, level=3)            # ("e2e4", 31): the move and Stockfish's score of it
 
 Kibitz's levels map onto Stockfish's "Skill Level" (0 to 20, evenly spread, the top level at full
 strength) and the built-in engine's time per move at the same level (engine/levels.py):
@@ -36,6 +37,7 @@ import chess
 import chess.engine
 
 import engine
+from engine.search import MATE
 
 SETTING = "KIBITZ_STOCKFISH"
 NAME = "stockfish"
@@ -68,6 +70,14 @@ def stockfish_move(path: str, fen: str, level: int, seconds: float | None = None
 
     Raises ValueError for a bad level or position, OSError when `path` cannot be run, and
     chess.engine.EngineError or TimeoutError when the engine fails."""
+    return stockfish_play(path, fen, level, seconds, nodes)[0]
+
+
+def stockfish_play(path: str, fen: str, level: int, seconds: float | None = None,
+                   nodes: int | None = None) -> tuple[str, int | None]:
+    """As `stockfish_move`, with Stockfish's score of the position for the side to move, on the
+    built-in engine's scale (centipawns; a mate in n plies MATE - n, as engine/search.py scores
+    it), so the draw and resignation policies read both alike. None when Stockfish gave none."""
     skill, level_seconds = setting(level)
     board = chess.Board(fen)
     if not board.is_valid():
@@ -78,14 +88,26 @@ def stockfish_move(path: str, fen: str, level: int, seconds: float | None = None
         seconds = level_seconds
     stockfish = _engine(path)
     try:
-        played = stockfish.play(board, chess.engine.Limit(time=seconds, nodes=nodes), options={"Skill Level": skill})
+        played = stockfish.play(board, chess.engine.Limit(time=seconds, nodes=nodes), options={"Skill Level": skill},
+                                info=chess.engine.INFO_SCORE)
     except BaseException:
         _forget(path)
         raise
     if played.move is None or played.move not in board.legal_moves:
         _forget(path)
         raise chess.engine.EngineError(f"Stockfish gave no legal move in {fen}")
-    return played.move.uci()
+    return played.move.uci(), _score(played.info.get("score"), board.turn)
+
+
+def _score(score: chess.engine.PovScore | None, turn: chess.Color) -> int | None:
+    """A UCI score on the built-in engine's scale, for the side to move (see `stockfish_play`)."""
+    if score is None:
+        return None
+    mine = score.pov(turn)
+    mate = mine.mate()
+    if mate is None:
+        return mine.score()
+    return MATE - (2 * mate - 1) if mate > 0 else -2 * mate - MATE   # plies: mating in m takes 2m - 1, mated in m 2m
 
 
 _engines: dict[str, chess.engine.SimpleEngine] = {}

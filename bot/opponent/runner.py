@@ -26,7 +26,10 @@ best move of a shallow search (SHALLOW_NODES) is played; should that fail in a w
 first of the game's legal moves in canonical order (no search: a search never runs in the bot's
 own process, nor on its CPU). A game is never left waiting. After a
 worker died the store is read again for every game where the computer is to move, as at
-start-up; with PostgreSQL and shards only the games of the guilds `owns` accepts.
+start-up; with PostgreSQL and shards only the games of the guilds `owns` accepts. A turn that
+failed otherwise (the store could not be read or written: a lost connection) or whose move was
+not saved while the computer is still to move is queued again after 1 s, then 2, 4... up to a
+minute (the scheduler's RETRY and MAX_RETRY); a failed read of the games to move is retried so.
 """
 from __future__ import annotations
 
@@ -37,10 +40,9 @@ from concurrent.futures.process import BrokenProcessPool
 
 import engine
 
-from ..scheduler import Ready, Timer, everywhere
-from ..service import DueEvent, GameService, UserError
+from ..scheduler import MAX_RETRY, RETRY, Ready, Timer, everywhere
+from ..service import DueEvent, GameService, UserError, seats as computer
 from ..store import GameRecord
-from . import computer
 from .workers import Answer, Job, Workers, first_legal
 
 log = logging.getLogger(__name__)
@@ -74,6 +76,7 @@ class Runner(Timer):
         self._queued: set[int] = set()
         self._hopeless: dict[int, int] = {}   # game id -> searches in a row that found its position hopeless
         self._fault = False   # a worker died since the store was last read for the computer's turns
+        self._retries: dict[int, tuple[float, asyncio.TimerHandle]] = {}   # game id -> (its next delay, its wake)
 
     def start(self) -> None:
         self.service.thinker = self
@@ -83,6 +86,9 @@ class Runner(Timer):
         if self.service.thinker is self:
             self.service.thinker = None
         await super().stop()
+        for _, handle in self._retries.values():
+            handle.cancel()
+        self._retries.clear()
         await asyncio.to_thread(self.workers.close)
 
     def wake(self, game_id: int) -> None:
@@ -91,43 +97,66 @@ class Runner(Timer):
             self._queued.add(game_id)
             self._queue.put_nowait(game_id)
 
-    async def evaluate(self, record: GameRecord) -> int:
-        """The engine's score of the game's position for the side to move (a draw offer's answer)."""
+    async def evaluate(self, record: GameRecord) -> int | None:
+        """The engine's score of the game's position for the side to move (a draw offer's answer);
+        None when no search could weigh it."""
         level = computer.level_of(record.players[computer.seat(record.players) or 0][0])
         seconds = None if self.nodes else min(engine.LEVELS[level - 1].seconds, EVALUATE_SECONDS)
         return (await self._search(self._job(record, level, seconds))).score
 
     async def _run(self) -> None:
+        self.workers.start()   # from the event loop's thread, which the workers die with (workers.py)
         await self.wait_ready()
         await self._find_turns()
         await asyncio.gather(*(self._serve() for _ in range(self.workers.size)))
 
     async def _find_turns(self) -> None:
-        """Queue every stored game where the computer is to move (start-up, and after a worker fault)."""
-        try:
-            for record in await self.service.computer_turns(self.owns):
-                if record.id is not None:
-                    self.wake(record.id)
-        except Exception:
-            log.exception("could not read the games where the computer is to move")
+        """Queue every stored game where the computer is to move (start-up, and after a worker fault);
+        tried again after a growing delay while the store cannot say."""
+        retry = RETRY
+        while True:
+            try:
+                records = await self.service.computer_turns(self.owns)
+                break
+            except Exception:
+                log.exception("could not read the games where the computer is to move; trying again in %g s", retry)
+                await asyncio.sleep(retry)
+                retry = min(retry * 2, MAX_RETRY)
+        for record in records:
+            if record.id is not None:
+                self.wake(record.id)
+
+    def _retry(self, game_id: int, done: bool) -> None:
+        """After a turn: forget the game's delay when `done`, else wake it after that delay (doubled
+        each time, up to MAX_RETRY): its next turn reads the game again."""
+        delay, handle = self._retries.pop(game_id, (RETRY, None))
+        if handle is not None:
+            handle.cancel()
+        if not done:
+            later = asyncio.get_running_loop().call_later(delay, self.wake, game_id)
+            self._retries[game_id] = (min(delay * 2, MAX_RETRY), later)
 
     async def _serve(self) -> None:
         while True:
             game_id = await self._queue.get()
             self._queued.discard(game_id)
             try:
-                await self._turn(game_id)
+                done = await self._turn(game_id)
             except Exception:
-                log.exception("the computer could not play its turn in game %s", game_id)
+                log.exception("the computer could not play its turn in game %s; trying again shortly", game_id)
+                done = False
+            self._retry(game_id, done)
             if self._fault:   # a worker died: its other games may have lost their turn too
                 self._fault = False
                 await self._find_turns()
 
-    async def _turn(self, game_id: int) -> None:
+    async def _turn(self, game_id: int) -> bool:
+        """Play the computer's turn in game `game_id`: False when it was not saved and the computer
+        is still to move (try again later); raises when the store could not be read."""
         record = await self.service.game_record(game_id)
         if record is None or not record.playing or not computer.to_move(record.players, record.fen) \
                 or not self.owns(record.guild_id):
-            return
+            return True
         ply = len(record.moves)
         level = computer.level_of(record.players[computer.seat(record.players) or 0][0])
         if self._thinking is not None:
@@ -138,7 +167,7 @@ class Runner(Timer):
         share = self.workers.size / (self.workers.size + self._queue.qsize())
         seconds = None if self.nodes else max(MIN_SECONDS, engine.LEVELS[level - 1].seconds * share)
         answer = await self._search(self._job(record, level, seconds))
-        hopeless = level >= RESIGN_LEVEL and answer.score <= RESIGN_SCORE
+        hopeless = level >= RESIGN_LEVEL and answer.score is not None and answer.score <= RESIGN_SCORE
         self._hopeless[game_id] = self._hopeless.get(game_id, 0) + 1 if hopeless else 0
         try:
             if self._hopeless[game_id] >= RESIGN_MOVES:
@@ -149,11 +178,15 @@ class Runner(Timer):
         except UserError as error:   # changed elsewhere meanwhile (STALE), or the store could not say
             log.warning("game %s: the computer's turn was not saved: %s", game_id, error)
             reply, kind = None, "move"
-        if reply is None:   # the game changed meanwhile: look again if the computer is still to move
+        if reply is None:   # the game changed meanwhile, or the save did not land: look again if the
+            # computer is still to move (at once after a change, later when nothing changed)
             again = await self.service.game_record(game_id)
-            if again is not None and len(again.moves) != ply:
+            if again is None or not again.playing or not computer.to_move(again.players, again.fen):
+                return True
+            if len(again.moves) != ply:
                 self.wake(game_id)
-            return
+                return True
+            return False
         if reply.finished:
             self._hopeless.pop(game_id, None)
         saved = await self.service.game_record(game_id)
@@ -161,6 +194,7 @@ class Runner(Timer):
             await self._deliver(DueEvent(kind, saved or record, reply))
         except Exception:   # saved already: the member sees it on the next /board
             log.exception("could not show the computer's %s in game %s", kind, game_id)
+        return True
 
     def _job(self, record: GameRecord, level: int, seconds: float | None) -> Job:
         return Job(record.variant, record.seed, record.start_fen, tuple(record.moves), level, seconds, self.nodes,

@@ -12,6 +12,7 @@ One module per job, each a part of GameService over the shared unit of work (`ta
     play      moves (typed, built from menus, clicked on a grid), the board, undo, move suggestions
     clock     deadlines: expired challenges, reminders, games lost on time
     computer  games against the computer: started at once, its turns saved, its answers to draws and takebacks
+    seats     the computer as a player: its id `computer:<level>`, its name, its record keys (pure)
     lobby     server settings, pings, the open games
     records   ratings, leaderboards, profiles
     exports   PGN and GIF

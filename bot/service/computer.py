@@ -2,24 +2,25 @@
 and how it answers a draw offer or a takeback. The searches themselves run in the runner's
 worker processes (bot/opponent/runner.py); the service only checks and saves.
 
-The computer is a seat `computer:<level>` named "Kibitz (level 3, casual)" (bot/opponent/computer.py).
+The computer is a seat `computer:<level>` named "Kibitz (level 3, casual)" (bot/service/seats.py).
 Its turns have no deadline; the member's do, as in any game. A front end starts the runner with
 the service: it registers itself as `service.thinker`, is woken by every save that leaves the
 computer to move, and calls back `play_computer` / `computer_resigns` with what its worker found."""
 from __future__ import annotations
 
+import asyncio
 import random
 
 import engine
 import rules
 from rules import Ending, Outcome
 
-from ..opponent import computer
+from . import seats as computer
 from ..store import GameRecord, GameStatus
 from ..timing import DAY
 from .present import turn_headline
 from .tables import Live, Tables
-from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
+from .types import RULES_VERSION, Line, Mark, Player, Reply, UserError, Who
 
 COMPUTER = Player(computer.COMPUTER_ID, "Kibitz")   # the opponent to pass to `challenge` for a game against the computer
 
@@ -47,7 +48,14 @@ class Computer(Tables):
     async def _challenge_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
                                   level: int | None, play_in: str | None, days: int | None = None) -> Reply:
         """A game against the computer, begun at once in `play_in` (a thread made for it), else in
-        `channel`; the member's `days` per move as in any challenge (the computer has no deadline)."""
+        `channel`; the member's `days` per move as in any challenge (the computer has no deadline).
+        The cap (MAX_GAMES) is checked again and the game created under a lock of the member's in
+        this server, so challenges made at once cannot pass it together."""
+        async with self._lock(f"computer-games:{guild}:{user.id}"):
+            return await self._begin_computer(channel, user, slug, guild, colour, level, play_in, days)
+
+    async def _begin_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
+                              level: int | None, play_in: str | None, days: int | None) -> Reply:
         level = engine.DEFAULT_LEVEL if level is None else level
         info = await self.check_computer(guild, user, slug, level)
         drawn = colour == "random"
@@ -95,12 +103,25 @@ class Computer(Tables):
             record, game = live.record, live.playing
             seat = record.players[computer.seat(record.players) or 0]
             before = record.copy()
-            record.moves.append(game.play(move))
-            record.plies_played += 1   # as a member's move: the turn builder's menus are numbered by it
-            record.draw_offer = None
-            await self._commit(live, before, undo=game.undo)
             note = " (Busy: it thought less than usual.)" if busy else ""
-            reply = await self._board_reply(record, game, lambda words: turn_headline(Player(*seat), words, note))
+
+            def headline(words: str) -> Line:
+                return turn_headline(Player(*seat), words, note)
+
+            def play_and_compose() -> Reply | None:   # one thread trip, as a member's move (Play._play_and_compose)
+                record.moves.append(game.play(move))
+                record.plies_played += 1   # as a member's move: the turn builder's menus are numbered by it
+                record.draw_offer = None
+                self._settle(record, game)
+                try:
+                    return self._compose_board(record, game, headline)
+                except Exception:   # noqa: BLE001 - not committed yet: composed again after the commit
+                    return None
+
+            reply = await asyncio.to_thread(play_and_compose)
+            await self._commit(live, before, undo=game.undo, settled=True)
+            if reply is None:
+                reply = await self._board_reply(record, game, headline)
             return await self._ping_next(reply, record, game)
 
     async def computer_resigns(self, game_id: int, ply: int) -> Reply | None:
@@ -134,13 +155,16 @@ class Computer(Tables):
         return live
 
     async def _computer_draw(self, live: Live, user: Player) -> Reply:
-        """A draw offered to the computer: it accepts when its evaluation says it is not better."""
+        """A draw offered to the computer: it accepts when its evaluation says it is not better (and
+        declines when it has none)."""
         record, game = live.record, live.playing
         seat = computer.seat(record.players) or 0
         name = record.players[seat][1]
         if self.thinker is None:
             raise UserError(f"{name} is not running just now, so it cannot answer a draw offer. Try again later.")
         score = await self.thinker.evaluate(record.copy())   # for the side to move
+        if score is None:
+            return Reply(f"{name} declines the draw: it could not weigh the position just now.", game_id=record.id)
         if not computer.to_move(record.players, record.fen):
             score = -score   # the member is to move: the computer's view is the other way round
         if score > 0:

@@ -9,7 +9,7 @@ from rules import Ending, Game, Outcome
 from rules.core import KINDS_BY_REASON
 
 from .. import daily
-from ..opponent import computer
+from . import seats as computer
 from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration

@@ -8,7 +8,7 @@ from typing import Callable
 import rules
 from rules import Game
 
-from ..opponent import computer
+from . import seats as computer
 from ..settings import MAX_DAYS, MIN_DAYS, ServerSettings
 from ..store import GameRecord, GameStatus
 from ..timing import DAY, plural

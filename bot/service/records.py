@@ -6,7 +6,7 @@ import logging
 import rules
 
 from .. import daily
-from ..opponent import computer
+from . import seats as computer
 from ..store import GameRecord, GameStatus
 from ..timing import plural
 from .tables import Tables
@@ -110,7 +110,7 @@ def is_rated(record: GameRecord) -> bool:
 
 def rated_as(record: GameRecord) -> str | None:
     """The ratings key a finished game counts under: its variant between members; against the
-    computer the member's record against that level (bot/opponent/computer.py), never a rating
+    computer the member's record against that level (bot/service/seats.py), never a rating
     among people; None when it counts nowhere."""
     index = computer.seat(record.players)
     if index is None:

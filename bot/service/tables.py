@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, NoReturn, TypeVar
 import rules
 from rules import Game
 
-from ..opponent import computer
+from . import seats as computer
 from ..settings import ServerSettings
 from ..store import ChannelBusy, GameRecord, GameStatus, GameStore, SetAside, StaleRecord, holds
 from ..timing import CHALLENGE_TTL, MOVE_DEADLINE

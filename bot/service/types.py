@@ -188,8 +188,8 @@ class Thinker(Protocol):
     def wake(self, game_id: int) -> None:
         """The computer is to move in game `game_id`: queue its turn."""
 
-    async def evaluate(self, record: GameRecord) -> int:
-        """The engine's score of the game's position, in centipawns for the side to move."""
+    async def evaluate(self, record: GameRecord) -> int | None:
+        """The engine's score of the game's position, in centipawns for the side to move (None: unknown)."""
 
 
 class DueSignal:

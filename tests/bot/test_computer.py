@@ -4,12 +4,18 @@ plays the computer's turns through worker processes. Every search here is capped
 import asyncio
 import os
 import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 import rules
 from rules import Ending
+from bot import process
 from bot.console import Console
 from bot.opponent import runner as runner_module, workers as workers_module
 from bot.opponent.runner import Runner
@@ -18,6 +24,7 @@ from bot.service import COMPUTER, GameService, Player, UserError
 from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
+from .test_stockfish import INSTALLED, needs_stockfish
 
 NODES = 200
 GUILD = "g1"
@@ -187,6 +194,20 @@ async def test_a_member_may_have_only_a_few_computer_games_at_once_and_a_server_
 
 
 @pytest.mark.asyncio
+async def test_challenges_made_at_once_do_not_pass_the_cap_on_computer_games(tmp_path):
+    store = await SqliteStore.open(tmp_path / "k.sqlite3")
+    try:
+        service = GameService(store, renderer=fake_png)
+        results = await asyncio.gather(*(service.challenge(f"chan-{n}", ALICE, COMPUTER, "zoo", guild=GUILD,
+                                                           colour="white") for n in range(6)), return_exceptions=True)
+        refused = [r for r in results if isinstance(r, UserError)]
+        assert len(refused) == 3 and all("at most 3" in str(r) for r in refused), results
+        assert len([r for r in await store.open_in_guild(GUILD) if r.playing]) == 3
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_takeback_against_the_computer_takes_back_the_move_and_its_reply(played):
     service, delivered, _ = played
     await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
@@ -198,6 +219,28 @@ async def test_a_takeback_against_the_computer_takes_back_the_move_and_its_reply
     assert "grants the takeback" in reply.text and "alice to move" in reply.text
     record = await service.game_record(reply.game_id)
     assert record.moves == [] and record.takeback_offer is None
+
+
+@pytest.mark.asyncio
+async def test_the_computers_move_is_played_off_the_event_loop(monkeypatch):
+    """Playing a turn can take milliseconds (Balanced Swap): the computer's, like a member's, is
+    played and its board composed in a worker thread, never on the event loop."""
+    service = GameService(InMemoryStore(), renderer=fake_png)
+    reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", level=1)
+    await service.move(CHANNEL, ALICE, "e4")
+    threads = []
+    play = rules.Game.play
+
+    def played(game, move):
+        if move == "e7e5":
+            threads.append(threading.current_thread())
+        return play(game, move)
+
+    monkeypatch.setattr(rules.Game, "play", played)
+    after = await service.play_computer(reply.game_id, 1, "e7e5")
+    assert after is not None and "plays" in after.text
+    assert threads and threading.main_thread() not in threads
+    assert (await service.game_record(reply.game_id)).moves[-1] == "e7e5"
 
 
 async def a_computer_game(store, fen: str, computer_white: bool) -> GameRecord:
@@ -233,6 +276,45 @@ async def test_the_computer_accepts_a_draw_only_when_it_is_not_better(fen, accep
         assert stored.status == GameStatus.ACTIVE and stored.draw_offer is None
 
 
+async def draw_offered(fen: str, workers: Workers, stockfish: str | None = None, nodes: int = NODES):
+    """Alice (White) offers the computer (Black) a draw in standard chess from `fen`: the reply, and the game stored after it."""
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    runner = Runner(service, Delivered(store), workers=workers, nodes=nodes, stockfish=stockfish)
+    runner.start()
+    try:
+        record = await a_computer_game(store, fen, computer_white=False)
+        reply = await service.draw(CHANNEL, ALICE)
+    finally:
+        await runner.stop()
+    return reply, await store.get(record.id)
+
+
+@needs_stockfish
+@pytest.mark.asyncio
+async def test_with_stockfish_the_computer_declines_a_draw_where_it_stands_better():
+    reply, stored = await draw_offered("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", Workers(1), INSTALLED, nodes=20_000)
+    assert reply.text == f"{KIBITZ_1} declines the draw: it thinks it stands better."
+    assert stored.status == GameStatus.ACTIVE
+
+
+@pytest.mark.asyncio
+async def test_when_no_search_can_weigh_the_position_the_computer_declines_a_draw():
+    # alice a queen up: a search would accept; with every search failing, its score is unknown
+    reply, stored = await draw_offered("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", BrokenWorkers(1))
+    assert reply.text == f"{KIBITZ_1} declines the draw: it could not weigh the position just now."
+    assert stored.status == GameStatus.ACTIVE
+
+
+@pytest.mark.asyncio
+async def test_the_workers_start_with_the_runner_before_any_search(played):
+    """The first reply does not wait for the worker processes to start."""
+    _, _, runner = played
+    async with asyncio.timeout(120):   # a bounded wait, generous: processes start
+        while len(runner.workers.pids()) < runner.workers.size:
+            await asyncio.sleep(0.02)
+
+
 class FailingWorkers(Workers):
     """Workers whose full searches fail: only the shallow fallback answers. Keeps every job asked."""
 
@@ -262,6 +344,54 @@ async def test_a_failing_search_is_tried_again_then_a_shallow_search_moves():
         await runner.stop()
     assert [job.nodes for job in workers.jobs] == [NODES + 1, NODES + 1, runner_module.SHALLOW_NODES]
     assert len(delivered.stored[0]) == 2
+
+
+class LosingStore(InMemoryStore):
+    """An in-memory store that loses its connection on demand: the next `fails[call]` calls of
+    `get`, `save` or `open_games` raise OSError; `fails["readback"]`: the `get` after a failed save."""
+
+    def __init__(self, **fails: int) -> None:
+        super().__init__()
+        self.fails = dict(fails)
+
+    def _lost(self, call: str) -> None:
+        if self.fails.get(call):
+            self.fails[call] -= 1
+            if call == "save" and self.fails.get("readback"):
+                self.fails["get"] = self.fails.get("get", 0) + 1
+                self.fails["readback"] -= 1
+            raise OSError("database connection lost")
+
+    async def get(self, game_id):
+        self._lost("get")
+        return await super().get(game_id)
+
+    async def save(self, record):
+        self._lost("save")
+        return await super().save(record)
+
+    async def open_games(self):
+        self._lost("open_games")
+        return await super().open_games()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("fails", [
+    {"save": 1},                  # saving its move failed, and the read back says it did not land
+    {"save": 1, "readback": 1},   # ...and the read back failed too: unsure, and it had not landed
+    {"get": 1},                   # reading the game at the start of its turn failed
+    {"open_games": 2},            # reading the games to move at start-up failed, twice
+], ids=["save", "unsure-save", "read", "start-up-read"])
+async def test_a_turn_the_store_failed_is_tried_again_until_the_computer_has_moved(fails):
+    store = LosingStore()
+    service = GameService(store, renderer=fake_png)   # no runner yet: the computer (White) is to move
+    reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", colour="black", level=1)
+    store.fails.update(fails)
+    delivered = await answered(service, store)
+    assert not any(store.fails.values())   # each failure happened, and the turn was tried again
+    record = await store.get(reply.game_id)
+    assert len(record.moves) == 1 and delivered.stored[0] == record.moves and record.due_at is not None
+    await service.move(CHANNEL, ALICE, "e5")   # the member's turn now, as in any game
 
 
 class BrokenWorkers(Workers):
@@ -398,6 +528,67 @@ async def test_at_the_higher_levels_the_computer_resigns_a_position_hopeless_for
     last = delivered.events[-1]
     assert last.record.result == "1-0" and "resigns" in last.reply.text and last.reply.finished
     assert last.record.ending == Ending.RESIGNATION
+
+
+BOT_KILLED = """
+import asyncio, sys
+from pathlib import Path
+from bot.opponent.workers import Job, Workers
+async def main():
+    workers = Workers(1)
+    await workers.choose(Job("standard", None, None, (), 1, None, 200, sys.argv[1] or None))
+    worker = workers.pids()[0]
+    children = [c for task in Path(f"/proc/{worker}/task").iterdir() for c in (task / "children").read_text().split()]
+    print(worker, *children, flush=True)
+    await asyncio.sleep(3600)
+asyncio.run(main())
+"""
+
+
+def gone(pid: int) -> bool:
+    """Whether process `pid` has ended (a zombie left for init to reap counts as ended)."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="reads the processes from Linux's /proc")
+def test_the_workers_and_their_stockfish_end_when_the_bot_is_killed_outright():
+    """A bot killed with SIGKILL runs no clean-up: its workers (and a worker's Stockfish, where one
+    is installed) must end by themselves."""
+    root = str(Path(__file__).resolve().parents[2])
+    bot = subprocess.Popen([sys.executable, "-c", BOT_KILLED, INSTALLED or ""], stdout=subprocess.PIPE, text=True,
+                           cwd=root, env={**os.environ, "PYTHONPATH": root})
+    try:
+        pids = [int(pid) for pid in bot.stdout.readline().split()]
+    finally:
+        bot.kill()
+        bot.wait(60)
+    assert pids and len(pids) == (2 if INSTALLED else 1)   # the worker, and its Stockfish
+    deadline = time.monotonic() + 60   # a bounded wait, generous: nothing here is timed
+    while not all(map(gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    alive = [pid for pid in pids if not gone(pid)]
+    for pid in alive:
+        os.kill(pid, signal.SIGKILL)
+    assert alive == []
+
+
+@pytest.mark.parametrize("shard_ids, shard_count, free", [
+    (None, None, {0, 2, 3}),   # one process: all but its own CPU
+    ((2, 3), 4, {2, 3}),       # two shard processes: neither's CPU (0 and 1)
+    ((0,), 4, set()),          # four: every CPU is a shard's, so the workers share at a lower priority
+])
+def test_workers_leave_out_the_cpus_of_every_shard_process_on_the_host(monkeypatch, shard_ids, shard_count, free):
+    affinity = [{0, 1, 2, 3}]
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(affinity[0]))
+    monkeypatch.setattr(os, "sched_setaffinity", lambda pid, cpus: affinity.__setitem__(0, set(cpus)))
+    monkeypatch.setattr(process, "_ALLOWED", set())
+    monkeypatch.setattr(process, "_SHARDS", set(), raising=False)
+    monkeypatch.setattr(process, "current_cpu", lambda: 1)
+    process.keep_to_one_cpu("auto", shard_ids, shard_count)
+    assert workers_module.worker_cpus() == free
 
 
 def test_workers_run_at_a_lower_priority_where_they_have_no_cpu_of_their_own(monkeypatch):

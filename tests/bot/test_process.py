@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load
-from bot.process import CpuSettingError, choose, parse
+from bot.process import CpuSettingError, choose, parse, shard_cpus
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_DOTENV = Path("/nonexistent")
@@ -41,6 +41,13 @@ def test_auto_spreads_shard_processes_over_the_cpus():
     assert [choose("auto", {0, 1}, current=0, shard_ids=ids) for ids in [(0, 1), (2, 3)]] == [0, 1]
     assert [choose("auto", cpus, current=3, shard_ids=ids) for ids in [(0, 1, 2), (3, 4, 5), (6, 7, 8)]] == [0, 1, 2]
     assert choose("auto", {2, 6}, current=2, shard_ids=(1,)) == 6
+
+
+def test_the_cpus_of_every_shard_process_on_the_host_are_known():
+    assert shard_cpus({0, 1, 2, 3}, (2, 3), 4) == {0, 1}         # two processes of two shards
+    assert shard_cpus({0, 1, 2, 3}, (0,), 4) == {0, 1, 2, 3}     # four processes of one: every CPU
+    assert shard_cpus({4, 5, 6, 7, 8}, (0, 1, 2), 8) == {4, 5, 6}   # runs of three: 0-2, 3-5, 6-7
+    assert shard_cpus({0, 1, 2, 3}, None, None) == set() and shard_cpus({0}, (0,), 2) == set()
 
 
 def test_all_and_a_single_allowed_cpu_leave_the_placement_alone():

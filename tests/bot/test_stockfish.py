@@ -18,6 +18,7 @@ from bot import stockfish
 from bot.config import ConfigError, load
 from bot.opponent.workers import Job, think
 from bot.stockfish import find_stockfish, setting, stockfish_move
+from engine.search import MATE
 
 INSTALLED = find_stockfish()
 needs_stockfish = pytest.mark.skipif(INSTALLED is None, reason="no Stockfish found "
@@ -184,6 +185,21 @@ def test_a_computer_worker_asks_stockfish_for_standard_chess_and_its_move_is_pla
     for move in job.moves:
         game.play(move)
     assert answer.move in game.legal_moves() and (answer.depth, answer.nodes) == (0, 0)
+
+
+@needs_stockfish
+@pytest.mark.parametrize("fen, score", [
+    ("3qk3/8/8/8/8/8/8/4K3 b - - 0 1", lambda s: s > 500),           # Black, to move, a queen up
+    ("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", lambda s: s < -500),          # White, to move, a queen down
+    ("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", lambda s: s == MATE - 1),  # mates in one: a1a8
+    ("k7/8/1K6/8/8/8/8/7R b - - 0 1", lambda s: s == 2 - MATE),    # Black's only move Kb8, then Rh8 mates
+], ids=["ahead", "behind", "mates", "mated"])
+def test_a_computer_worker_gives_stockfishs_score_on_the_engines_scale(fen, score):
+    """The draw and resignation policies read the score: Stockfish's, for the side to move, mates
+    as the built-in engine scores them (a win in n plies MATE - n)."""
+    answer = think(Job("standard", None, fen, (), level=engine.MAX_LEVEL, seconds=None, nodes=20_000,
+                       stockfish=INSTALLED))
+    assert answer.score is not None and score(answer.score), answer
 
 
 def test_a_computer_worker_falls_back_to_the_built_in_engine_when_stockfish_fails(tmp_path):

@@ -139,3 +139,10 @@ def test_nothing_in_bot_decides_on_an_endings_words():
                   and name not in READS_KINDS_FROM_WORDS):
                 found.append(f"{name} imports {node.name}")
     assert found == []
+
+
+def test_the_service_never_imports_the_computer_opponents_package():
+    """bot.opponent (the runner) calls the service, so the service depends on no part of it."""
+    upward = sorted(f"{module} -> {target}" for module, targets in import_graph("bot").items()
+                    if module.startswith("bot.service") for target in targets if target.startswith("bot.opponent"))
+    assert upward == []

@@ -32,7 +32,7 @@ from bot.discord.context import answers_of, channel_key, guild_key, player, serv
 from bot.discord.interactions import send
 from bot.discord.transport import describe
 from bot.discord.tree import report_error
-from bot.opponent import computer
+from bot.service import seats as computer
 from bot.service import Reply
 from bot.store import GameRecord, GameStatus
 
