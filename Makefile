@@ -22,10 +22,12 @@ run: $(VENV)/.installed
 console: $(VENV)/.installed
 	$(BIN)/python -m bot console
 
-# mypy runs beside pytest (its output kept until pytest is done), as the tests spend time waiting
+# mypy runs beside pytest (its output kept until pytest is done), as the tests spend time waiting;
+# pytest keeps compiled modules (PYTHONDONTWRITEBYTECODE, as an image sets it, would have every worker
+# and every `python -m bot` the tests start compile the whole project again)
 test: $(VENV)/.installed-test
 	@$(BIN)/mypy > $(VENV)/mypy.out 2>&1 & mypy=$$!; \
-	$(BIN)/python -m pytest -q; tests=$$?; \
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q; tests=$$?; \
 	$(BIN)/ruff check .; lint=$$?; \
 	wait $$mypy; typed=$$?; cat $(VENV)/mypy.out; \
 	[ $$tests -eq 0 ] && [ $$lint -eq 0 ] && [ $$typed -eq 0 ]

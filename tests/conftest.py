@@ -1,7 +1,7 @@
 """How the suite stays quick and safe to run in parallel: read this before adding a test.
 
-`pytest` runs the suite in worker processes (pytest-xdist, `-n auto` in pyproject.toml: one
-worker per core); `pytest -n 0` runs it in this process alone. Any test may run beside any
+`pytest` runs the suite in worker processes (pytest-xdist, `-n auto` in pyproject.toml: two
+workers per core, see `pytest_xdist_auto_num_workers`); `pytest -n 0` runs it in this process alone. Any test may run beside any
 other, in another worker, in any order, so a test:
 
 * listens only on a port the system picks (`("127.0.0.1", 0)`): the Discord stand-in does
@@ -26,6 +26,8 @@ so that no worker is left running one alone at the end.
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 HINT_NODES = 2_000   # positions a hint searches in tests: about 0.2 s, the same answer on any machine
@@ -33,6 +35,13 @@ HINT_NODES = 2_000   # positions a hint searches in tests: about 0.2 s, the same
 # Files whose tests take seconds each (a wheel built and installed, fuzzing, real deadlines of a few
 # seconds), longest first.
 LONG_FIRST = ("tests/test_packaging.py", "tests/bot/test_service_fuzz.py", "tests/discord/test_deadlines.py")
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """`-n auto`: two workers per core, as many tests spend seconds waiting (for a subprocess, the
+    stand-in's stretch of errors, PostgreSQL) while another worker can use the core. None (xdist's own
+    count) when PYTEST_XDIST_AUTO_NUM_WORKERS says how many."""
+    return None if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else 2 * len(os.sched_getaffinity(0))
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -18,6 +18,25 @@ import rules
 SLUGS = sorted(rules.VARIANTS)
 FUZZ = settings(max_examples=30, deadline=None, derandomize=True, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+# Fewer examples for the variants whose turns are by far the costliest to list; their contract tests
+# already play and undo every legal move, and their recorded games replay in test_behaviour_corpus.
+FEWER = {"balanced-swap": 10}
+
+
+def fuzzed(**strategies):
+    """@given(**strategies) with FUZZ for each variant (FEWER's examples where it names one), as one
+    test per slug taking the slug first."""
+    def decorate(body):
+        runs = {n: settings(FUZZ, max_examples=n)(given(**strategies)(body))
+                for n in {FUZZ.max_examples, *FEWER.values()}}
+
+        @pytest.mark.parametrize("slug", SLUGS)
+        def test(slug):
+            runs[FEWER.get(slug, FUZZ.max_examples)](slug)
+        test.__name__ = test.__qualname__ = body.__name__
+        return test
+    return decorate
+
 
 SQUARE = re.compile(r"[a-z][0-9]+")
 LOOK_ALIKES = {
@@ -95,9 +114,7 @@ def move_texts(legal: list[str]) -> st.SearchStrategy[str]:
     return st.one_of(choices)
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-@FUZZ
-@given(seed=st.integers(0, 2**16), plies=st.integers(0, 30), data=st.data())
+@fuzzed(seed=st.integers(0, 2**16), plies=st.integers(0, 30), data=st.data())
 def test_any_text_is_a_move_or_refused_with_the_game_unchanged(slug, seed, plies, data):
     twin = walked(slug, seed, plies)            # the same position, to compare with
     game = walked(slug, seed, plies)            # played on with its caches cold
@@ -164,9 +181,7 @@ def fen_texts(fen: str) -> st.SearchStrategy[str]:
     )
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-@FUZZ
-@given(seed=st.integers(0, 2**16), plies=st.integers(0, 30), data=st.data())
+@fuzzed(seed=st.integers(0, 2**16), plies=st.integers(0, 30), data=st.data())
 def test_any_fen_loads_a_working_game_or_is_refused_with_value_error(slug, seed, plies, data):
     text = data.draw(fen_texts(walked(slug, seed, plies).fen()), label="fen")
     try:
@@ -197,9 +212,7 @@ def test_any_fen_loads_a_working_game_or_is_refused_with_value_error(slug, seed,
 STEP = st.one_of(st.just("undo"), st.integers(0, 10**6))
 
 
-@pytest.mark.parametrize("slug", SLUGS)
-@FUZZ
-@given(seed=st.integers(-2**70, 2**70), steps=st.lists(STEP, max_size=40))
+@fuzzed(seed=st.integers(-2**70, 2**70), steps=st.lists(STEP, max_size=40))
 def test_legal_moves_and_undos_agree_with_a_replay_from_the_start(slug, seed, steps):
     game = rules.new_game(slug, seed=seed)
     start = game.fen()
