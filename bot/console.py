@@ -24,7 +24,7 @@ from .opponent.runner import Runner
 from .opponent.workers import Workers
 from .scheduler import Scheduler
 from .service import COMPUTER, DueEvent, GameService, Player, Reply, UserError
-from .service.types import Mark, Style, When, Who
+from .service.types import Button, Mark, Style, When, Who
 from .store import GameStatus
 
 HELP = """Commands (as in Discord, options as name:value too: /puzzle variant:zoo daily:True):
@@ -172,6 +172,9 @@ class Plain(Style):
 
     def when(self, when: When) -> str:
         return datetime.fromtimestamp(when.at, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    def button(self, button: Button) -> str:
+        return "use " + " or ".join(button.commands)
 
     def who(self, who: Who, starts: bool) -> str:
         if who.player.id != self.reader:

@@ -1,9 +1,11 @@
 """The console takes Discord's commands with Discord's options (`name:value`), keeps its older spellings,
-and refuses what it does not know in a short sentence."""
+refuses what it does not know in a short sentence, and suggests only commands it accepts."""
 import io
+import re
 
 import pytest
 
+import rules
 from bot.commands_list import NOT_IN_CONSOLE, SLASH
 from bot.console import OPTIONS, Console
 from bot.discord.app import COGS
@@ -88,3 +90,32 @@ async def test_unknown_options_and_stray_words_are_refused_and_change_nothing(tm
     assert "! I don't know what 'now' means here: /resign takes nothing more." in await t.type("/resign now")
     assert "! I don't know what 'junk' means here: /board takes flip:." in await t.type("/board junk")
     assert (await t.service.board("console")).finished is False
+
+
+def suggested(text: str) -> list[str]:
+    """The commands a console answer suggests, each with the words that belong to it (a slug, a number,
+    `name:value`, @name, yes or no; a channel's name): "/takeback yes or /takeback no" -> ["/takeback yes", "/takeback no"]."""
+    word = r"(?:[a-z]+:\w+|@\w+|\d+|yes|no|daily|flip|" + "|".join(map(re.escape, rules.VARIANTS)) + r")"
+    return re.findall(rf"(?<![\w/<])/(?:channel [\w-]+|[a-z]+(?![\w/])(?: {word}(?![\w-]))*)", text)
+
+
+@pytest.mark.asyncio
+async def test_every_command_the_console_suggests_in_a_short_tour_is_one_it_accepts(tmp_path):
+    t = Typist(tmp_path)
+    tour = ["/help", "/leaderboard kingswap", "/leaderboard kingswap daily",
+            "/challenge standard @bob colour:white", "/as bob", "/accept", "/as you", "/move e4", "/draw", "/as bob",
+            "/move e5", "/as you", "/takeback", "/as bob", "/takeback",
+            "/as you", "/channel elsewhere", "/challenge zoo @bob", "/as bob", "/channel puzzle", "/accept 2",
+            "/as you", "/puzzle kingswap 3", "/resign"]
+    said = {line: await t.type(line) for line in tour}
+    assert "press " not in "".join(said.values()) and "button" not in "".join(said.values())
+    hints = {hint for text in said.values() for hint in suggested(text)}
+    for needed in ("/leaderboard kingswap daily:True", "/puzzle kingswap daily:True", "/draw", "/takeback yes",
+                   "/takeback no", "/channel elsewhere", "/accept 2", "/replay", "/export"):
+        assert needed in hints
+    hints.discard("/quit")   # ends the console's run (tests/bot/test_console.py ends every script with it)
+    for hint in sorted(hints):
+        await t.type("/channel tried", hint)
+        assert not any(refusal in t.said for refusal in REFUSED), (hint, t.said)
+        if "daily:True" in hint and hint.startswith("/leaderboard"):
+            assert "daily deal of" in t.said
