@@ -19,18 +19,19 @@ from typing import TextIO
 import rules
 
 from .builder import Menu
+from .commands_list import NOT_IN_CONSOLE, SLASH
 from .opponent.runner import Runner
 from .opponent.workers import Workers
 from .scheduler import Scheduler
 from .service import COMPUTER, DueEvent, GameService, Player, Reply, UserError
-from .service.types import Mark, Style, When, Who
+from .service.types import Button, Mark, Style, When, Who
 from .store import GameStatus
 
-HELP = """Commands (as in Discord):
+HELP = """Commands (as in Discord, options as name:value too: /puzzle variant:zoo daily:True):
   /variants                      list the games
   /rules <variant>               show a variant's rules
   /puzzle <variant> [seed] [level:N]  start a solo puzzle
-  /puzzle <variant> daily        today's deal, the same for everyone (in a channel of its own)
+  /puzzle <variant> daily:True   today's deal, the same for everyone (in a channel of its own)
   /hint                          one good next move in a solo puzzle, and why (counted)
   /challenge <variant> [@<name>] [colour:white|black|random] [days:N]  challenge someone (no name:
                                  anyone); your colour is drawn at random unless you say; @kibitz is the
@@ -39,15 +40,86 @@ HELP = """Commands (as in Discord):
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves
   /build [n | ok | clear]        build a turn from numbered menus: pick n, confirm, start over
-  /board, /resign, /draw, /undo
+  /board [flip:True], /resign, /draw, /undo
   /games                         the open games and challenges
   /takeback [yes | no]           ask to take back your last move; the opponent answers yes or no
-  /abort                         end this channel's game with no result (the console is its moderator)
-  /leaderboard <variant> [daily], /profile [name]   ratings, a puzzle's best scores or today's board
+  /abort [game:N]                end this channel's game (or game N) with no result (the console is its moderator)
+  /leaderboard <variant> [daily:True], /profile [name]   ratings, a puzzle's best scores or today's board
   /export, /replay               the game as a PGN file, as an animated GIF
   /as <name>                     act as another player
   /channel <name>                switch channel
   /help, /quit"""
+
+
+# Discord's options for each command (bot/discord/cogs), in Discord's order, typed as there (`daily:True`,
+# `colour:black`); the first `bare` of them also as plain words in that order (`/puzzle kingswap 7`), a member
+# as @name anywhere, a True/False option also as its name alone (`/leaderboard kingswap daily`).
+OPTIONS: dict[str, tuple[tuple[str, ...], int]] = {
+    "rules": (("variant",), 1), "puzzle": (("variant", "seed", "level", "daily"), 2),
+    "challenge": (("variant", "opponent", "colour", "days", "level"), 2), "move": (("move",), 1),
+    "board": (("flip",), 0), "leaderboard": (("variant", "daily"), 1), "profile": (("member",), 1),
+    "abort": (("game",), 1)}
+YES_NO, MEMBERS = ("daily", "flip"), ("opponent", "member")
+SAID = {"variant": "a variant", "opponent": "@name", "member": "@name", "seed": "a seed", "move": "a move",
+        "game": "a game number"}   # how a stray word's refusal names the bare options
+# the commands read here; /takeback's yes or no and the console's own commands read their words themselves
+PARSED = (*OPTIONS, *(name for name in SLASH if name not in (*NOT_IN_CONSOLE, "takeback")))
+
+
+def options(command: str, words: list[str]) -> dict[str, str]:
+    """The options of /`command` found in `words` (OPTIONS), by name, values as typed ("True" for a
+    True/False option named alone). Refuses an option /`command` does not have, and a word left over."""
+    names, bare = OPTIONS.get(command, ((), 0))
+    if command == "move":   # all the words are the move: a turn of several parts has spaces, SAN may take with ":"
+        move = " ".join(words)
+        return {"move": move[5:] if move.lower().startswith("move:") else move} if move else {}
+    found: dict[str, str] = {}
+    loose = []
+    for word in words:
+        name, colon, value = word.partition(":")
+        name = "colour" if name.lower() == "color" else name.lower()
+        if colon and name in names:
+            found[name] = value
+        elif colon and name.isalpha():
+            listed = " and ".join(", ".join(f"{n}:" for n in names).rsplit(", ", 1)) or "none"
+            raise UserError(f"Unknown option {word!r}: /{command} takes {listed}.")
+        elif name in names and name in YES_NO:
+            found[name] = "True"
+        else:
+            loose.append(word)
+    member = next((name for name in names if name in MEMBERS), "")
+    for word in loose:
+        free = [name for name in names[:bare] if name not in found]
+        if word.startswith("@") and member and member not in found:
+            free = [member]
+        if not free:
+            said = [SAID[name] for name in names[:bare]] + (["options"] if names[bare:] else [])
+            usage = "say " + ", then ".join(said) if bare else \
+                f"/{command} takes " + (" or ".join(f"{n}:" for n in names) or "nothing more")
+            raise UserError(f"I don't know what {word!r} means here: {usage}.")
+        found[free[0]] = word
+    return found
+
+
+def said(found: dict[str, str], name: str, what: str) -> str:
+    """Option `name`, which must be given ("Say a variant.")."""
+    if not found.get(name):
+        raise UserError(f"Say {what}.")
+    return found[name]
+
+
+def yes(found: dict[str, str], name: str) -> bool:
+    value = found.get(name, "False").lower()
+    if value not in ("true", "false"):
+        raise UserError(f"The {name} option is True or False.")
+    return value == "true"
+
+
+def number(found: dict[str, str], name: str) -> int | None:
+    try:
+        return int(found[name]) if name in found else None
+    except ValueError:
+        raise UserError(f"The {name} must be a whole number.") from None
 
 
 FILE_KINDS = {".pgn": "PGN file", ".gif": "animated replay"}   # what the console says it saved, else a board image
@@ -100,6 +172,9 @@ class Plain(Style):
 
     def when(self, when: When) -> str:
         return datetime.fromtimestamp(when.at, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+    def button(self, button: Button) -> str:
+        return "use " + " or ".join(button.commands)
 
     def who(self, who: Who, starts: bool) -> str:
         if who.player.id != self.reader:
@@ -189,31 +264,35 @@ class Console:
             return self.say(f"Now in #{self.channel}.")
         if command == "build":
             return await self.build(args)
-        if command == "puzzle" and "daily" in (a.lower() for a in args[1:]):
-            return await self.daily(self._arg(args, "a variant"), [a for a in args[1:] if a.lower() != "daily"])
+        found = options(command, args) if command in PARSED else {}
+
+        def variant() -> str:
+            return said(found, "variant", "a variant")
+
+        if command == "puzzle" and yes(found, "daily"):
+            return await self.daily(variant(), [n for n in ("seed", "level") if n in found])
         if command == "takeback" and args:
             return self.show(await self.answer_takeback(args[0]))
         if command == "moves":
             return self.say(wrapped(await s.move_suggestions(ch, me, "", limit=None, explain=True)) or "No legal moves.")
         actions = {
             "variants": lambda: s.list_variants(),
-            "rules": lambda: s.rules_card(self._arg(args, "a variant")),
-            "puzzle": lambda: s.start_puzzle(ch, me, self._arg(args, "a variant"), *self._puzzle_options(args[1:])),
-            "challenge": lambda: self.challenge(args),
+            "rules": lambda: s.rules_card(variant()),
+            "puzzle": lambda: s.start_puzzle(ch, me, variant(), number(found, "seed"), None, number(found, "level")),
+            "challenge": lambda: self.challenge(found),
             "accept": lambda: self.answer_challenge("accept", args),
             "decline": lambda: self.answer_challenge("decline", args),
-            "move": lambda: s.move(ch, me, " ".join(args) or self._arg(args, "a move")),
-            "board": lambda: s.board(ch),
+            "move": lambda: s.move(ch, me, said(found, "move", "a move")),
+            "board": lambda: (s.flipped_board if yes(found, "flip") else s.board)(ch),
             "resign": lambda: s.resign(ch, me),
             "draw": lambda: s.draw(ch, me),
             "undo": lambda: s.undo(ch, me),
             "hint": lambda: s.hint(ch, me),
             "games": lambda: s.games(None),
             "takeback": lambda: s.takeback(ch, me),
-            "abort": lambda: s.abort(ch, me, moderator=True),
-            "leaderboard": lambda: (s.daily_board if "daily" in (a.lower() for a in args[1:]) else s.leaderboard)(
-                None, me, self._arg(args, "a variant")),
-            "profile": lambda: s.profile(None, self._opponent(args) if args else me),
+            "abort": lambda: s.abort(ch, me, moderator=True, game_id=number(found, "game")),
+            "leaderboard": lambda: (s.daily_board if yes(found, "daily") else s.leaderboard)(None, me, variant()),
+            "profile": lambda: s.profile(None, self._opponent([found["member"]]) if "member" in found else me),
             "export": lambda: s.export(ch),
             "replay": lambda: s.replay(ch),
         }
@@ -221,33 +300,17 @@ class Console:
             raise UserError(f"Unknown command /{command}. Type /help.")
         self.show(await actions[command]())
 
-    async def challenge(self, args: list[str]) -> Reply:
+    async def challenge(self, found: dict[str, str]) -> Reply:
         """`/challenge zoo @bob colour:black` as on Discord (variant, opponent, options), or the older
-        `/challenge @bob zoo`; `@kibitz` is the computer (`level:N`)."""
-        options = {name.lower(): value for name, _, value in (a.partition(":") for a in args)
-                   if name.lower() in ("colour", "color", "days", "level")}
-        words = [a for a in args if a.partition(":")[0].lower() not in options]
-        if unknown := [a for a in words if ":" in a]:
-            raise UserError(f"Unknown option {unknown[0]!r}: use colour:, days: or level:.")
-        if words and words[0].startswith("@"):
-            words = words[1:2] + words[:1] + words[2:]   # the older order: opponent first
-        if len(words) > 2:
-            raise UserError(f"I don't know what {words[2]!r} means here: say a variant, then @name, then options.")
-        slug = self._arg(words, "a variant")
-        opponent = self._opponent(words[1:]) if words[1:] else None
+        `/challenge @bob zoo` (`found`: read by `options`); `@kibitz` is the computer (`level:N`)."""
+        slug = said(found, "variant", "a variant")
+        opponent = self._opponent([found["opponent"]]) if "opponent" in found else None
         if opponent is not None and opponent.name == "kibitz":
             opponent = COMPUTER
-        level, days = (self._number(options, name) for name in ("level", "days"))
-        colour = options.get("colour", options.get("color", "random"))   # as on Discord: drawn unless said
+        level, days = (number(found, name) for name in ("level", "days"))
+        colour = found.get("colour", "random")   # as on Discord: drawn unless said
         return await self.service.challenge(self.channel, self.user, opponent, slug, colour=colour, days=days,
                                             level=level)
-
-    @staticmethod
-    def _number(options: dict[str, str], name: str) -> int | None:
-        value = options.get(name)
-        if value is not None and not value.isdecimal():
-            raise UserError(f"The {name} must be a whole number.")
-        return int(value) if value is not None else None
 
     async def answer_challenge(self, command: str, args: list[str]) -> Reply:
         """`/accept` (or `/decline`) the one challenge waiting here, or `/accept 3`: game #3 of several."""
@@ -256,8 +319,12 @@ class Console:
             number = args[0].lstrip("#")
             if not number.isdecimal():
                 raise UserError(f"Say the challenge's game number, as in /{command} 3.")
-            if await self.service.store.get(int(number)) is None:
+            record = await self.service.store.get(int(number))
+            if record is None:
                 raise UserError(f"There is no challenge #{number} here.")
+            home = record.home_channel_id or record.channel_id
+            if record.status == GameStatus.CHALLENGE and home != self.channel:   # the service would point to buttons
+                raise UserError(f"Challenge #{number} was made in #{home}: /channel {home}, then /{command} {number}.")
             return await answer(self.channel, self.user, int(number))
         waiting = await self.service.waiting_challenges(self.channel, self.user, declining=command == "decline")
         if len(waiting) > 1:
@@ -369,18 +436,3 @@ class Console:
     def _opponent(self, args: list[str]) -> Player:
         name = self._name(args)
         return Player(f"console:{name}", name)
-
-    @staticmethod
-    def _puzzle_options(words: list[str]) -> tuple[int | None, str | None, int | None]:
-        """`[seed]`, `seed:N`, `level:N` in any order -> (seed, guild, level)."""
-        found: dict[str, int] = {}
-        for word in words:
-            name, _, value = word.rpartition(":")
-            name = name.lower() or "seed"
-            if name not in ("seed", "level"):
-                raise UserError(f"Unknown option {word!r}: use a seed number or level:N.")
-            try:
-                found[name] = int(value)
-            except ValueError:
-                raise UserError(f"The {name} must be a whole number.") from None
-        return found.get("seed"), None, found.get("level")

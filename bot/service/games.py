@@ -14,9 +14,10 @@ from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
 from .tables import Live, Tables, tells_notices
-from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
+from .types import RULES_VERSION, Button, Mark, Player, Reply, UserError, Who
 
 COLOURS = ("white", "black", "random")
+ANSWER_TAKEBACK = ("/takeback yes", "/takeback no")   # what a takeback request's Accept and Decline buttons do
 
 
 class Games(Tables):
@@ -315,8 +316,9 @@ class Games(Tables):
             await self._save(live, before)
             other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
             return await self._ping_member(
-                Reply([(Who(user, "offers"), " a draw. ", Who(Player(other_id, other)), ", press Draw (or use /draw) to "
-                        "accept; your next move declines.")], game_id=record.id, controls=("draw",)), other_id)
+                Reply([(Who(user, "offers"), " a draw. ", Who(Player(other_id, other)), ", ",
+                        Button("press Draw (or use /draw)", ("/draw",)), " to accept; your next move declines.")],
+                      game_id=record.id, controls=("draw",)), other_id)
 
     @tells_notices
     async def takeback(self, channel: str, user: Player) -> Reply:
@@ -332,7 +334,8 @@ class Games(Tables):
             if record.takeback_offer == user.id:
                 raise UserError("Your takeback request already stands.")
             if record.takeback_offer:
-                raise UserError("Your opponent has asked for a takeback: answer it with its buttons first.")
+                raise UserError("Your opponent has asked for a takeback: ",
+                                Button("answer it with its buttons", ANSWER_TAKEBACK), " first.")
             plies = self._takeback_plies(game, colour)
             if plies > len(record.moves):
                 raise UserError("You have no move to take back yet.")
@@ -343,7 +346,7 @@ class Games(Tables):
             what = [part for move in record.moves[-plies:] for part in (" and ", Mark(move, code=True))][1:]
             return await self._ping_member(
                 Reply([(Who(user, "asks"), " to take back ", *what, ". ", Who(Player(other_id, other)),
-                        ", accept or decline; any move declines.")],
+                        ", ", Button("accept or decline", ANSWER_TAKEBACK), "; any move declines.")],
                       game_id=record.id, controls=("takeback",), ply=daily.grid_ply(record), asker=user.id),
                 other_id)
 

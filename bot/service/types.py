@@ -70,7 +70,16 @@ class When:
     at: float
 
 
-Part = str | Mark | Who | When
+@dataclass(frozen=True)
+class Button:
+    """A pointer to buttons under the message: `words`, as Discord says it ("press Draw (or use /draw)",
+    "accept or decline"), and the `commands` that do the same, which a front end without buttons names
+    instead ("use /draw", "use /takeback yes or /takeback no")."""
+    words: str
+    commands: tuple[str, ...]
+
+
+Part = str | Mark | Who | When | Button
 Line = tuple[Part, ...]   # one line of an answer: words, set-apart words and players
 Headline = str | Line | Callable[[str], Line]   # a board's first line; a callable takes the last turn's words
 
@@ -92,6 +101,9 @@ class Style:
     def when(self, when: When) -> str:
         return f"<t:{int(when.at)}:R>"
 
+    def button(self, button: Button) -> str:
+        return button.words
+
     def line(self, line: Line) -> str:
         out = ""
         for part in line:
@@ -99,6 +111,8 @@ class Style:
                 out += self.who(part, starts=not out or out.endswith((". ", "! ", "? ", "… ")))
             elif isinstance(part, When):
                 out += self.when(part)
+            elif isinstance(part, Button):
+                out += self.button(part)
             else:
                 out += self.mark(part) if isinstance(part, Mark) else part
         return out
