@@ -14,8 +14,9 @@ class KingOfTheHill(ChessVariant[None]):
     initial_state = None
 
     def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
-        if board.kings & board.occupied_co[not board.turn] & HILL:   # the side that just moved
-            return Outcome.win(colour_name(not board.turn), "king reached the hill", Ending.GOAL)
+        for colour in (not board.turn, board.turn):   # the side that just moved first, as python-chess
+            if board.kings & board.occupied_co[colour] & HILL:
+                return Outcome.win(colour_name(colour), "king reached the hill", Ending.GOAL)
         return None
 
 

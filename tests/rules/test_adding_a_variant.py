@@ -1,5 +1,7 @@
 """A variant declared in a few lines (tests/rules/king_of_the_hill.py) plays correctly."""
 import chess
+import chess.variant
+import pytest
 
 from tests.rules.king_of_the_hill import new_game
 
@@ -35,3 +37,12 @@ def test_a_king_may_not_walk_onto_the_hill_into_check():
     game = new_game("4k3/8/8/8/2r5/3K4/8/8 w - - 0 1")
     assert "d3d4" not in game.legal_moves() and "d3e4" not in game.legal_moves()
     assert chess.Board(game.fen()).fen() == "4k3/8/8/8/2r5/3K4/8/8 w - - 0 1"
+
+
+@pytest.mark.parametrize("fen", ["4k3/8/8/8/3K4/8/8/8 w - - 0 1", "8/8/8/4k3/8/8/8/4K3 b - - 0 1",
+                                 "8/8/8/4k3/8/8/8/4K3 w - - 0 1"])
+def test_a_position_read_with_a_king_already_on_the_hill_is_over_as_in_python_chess(fen):
+    expected = chess.variant.KingOfTheHillBoard(fen).outcome()
+    outcome = new_game(fen).outcome
+    assert expected is not None and outcome is not None
+    assert outcome.winner == ("white" if expected.winner else "black") and outcome.kind == "goal"
