@@ -258,7 +258,7 @@ class ChessVariant(Generic[S]):
         """How often this position has occurred; override when extra state is part of a position."""
         return repetitions(board, royal=self.royal_king)
 
-    def claimable_draw(self, board: chess.Board, state: S) -> str | None:
+    def claimable_draw(self, board: chess.Board, state: S) -> Outcome | None:
         if not self.fide_draws:
             return None
         return endings.claimable_draw(board, lambda: self.count_repetitions(board, state))
@@ -507,7 +507,7 @@ class ChessGame(Game, Generic[S]):
         suffix = ("#" if self.outcome and self.outcome.kind == "checkmate" else "+") if checks else ""
         return label + suffix
 
-    def claimable_draw(self) -> str | None:
+    def claimable_outcome(self) -> Outcome | None:
         return None if self.outcome else self.variant.claimable_draw(self.board, self.state)
 
     @property

@@ -368,6 +368,11 @@ class Game(ABC):
 
     def claimable_draw(self) -> str | None:
         """A draw the player to move may claim now (reason), or None."""
+        claim = self.claimable_outcome()
+        return None if claim is None else claim.reason
+
+    def claimable_outcome(self) -> Outcome | None:
+        """A draw the player to move may claim now, as the rules decide it (reason and kind), or None."""
         return None
 
     @abstractmethod
