@@ -1,9 +1,29 @@
 """A variant declared in a few lines (tests/rules/king_of_the_hill.py) plays correctly."""
+import re
+from pathlib import Path
+
 import chess
 import chess.variant
 import pytest
 
-from tests.rules.king_of_the_hill import new_game
+from rules.chess_variant import ChessGame
+from tests.rules import king_of_the_hill
+from tests.rules.king_of_the_hill import VARIANT
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def new_game(fen: str | None = None) -> ChessGame[None]:
+    return ChessGame(VARIANT, fen=fen)
+
+
+def test_the_readme_example_is_this_fixture_word_for_word():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Adding a variant", 1)[1].split("\n#", 1)[0]
+    example = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    fixture = Path(king_of_the_hill.__file__).read_text(encoding="utf-8")
+    code = fixture.split('"""', 2)[2].lstrip("\n")   # after the docstring
+    assert example == [code]
 
 
 def test_a_king_reaching_the_hill_wins():
