@@ -4,7 +4,7 @@
 
 Daily KingSwap!: for each day, the seeds tried until one is proved, the share of seeds proved
 within the node budget, the solver's time (median and worst ms per seed) and nodes, and par.
-Hints: the time of `game.hint()` (median and worst ms) over positions of random play.
+Hints: the time of `rules.hint(game)` (median and worst ms) over positions of random play.
 """
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def hints(positions: int, seconds: float, rng: random.Random) -> None:
             if game.outcome is not None:
                 continue
             t0 = time.perf_counter()
-            hint = game.hint(seconds)
+            hint = rules.hint(game, seconds)
             times.append((time.perf_counter() - t0) * 1000)
             answered += hint is not None
         print(f"  {slug:18s} {ms(times)}; answered {answered}/{positions}")

@@ -5,7 +5,7 @@
     game = rules.new_game(slug, seed=None, fen=None)
     game.turn, game.legal_moves(), game.play(m), game.undo(), game.outcome, game.fen(), game.history
     game.label(m), game.describe_move(m)           # "Nxg7, a2/b2" (plays as m), "Nxg7, then swaps a2 and b2"
-    game.hint(seconds)                             # solo puzzles: Hint(move, reason, searched) or None
+    rules.hint(game, seconds)                      # solo puzzles: Hint(move, reason, searched) or None
     rules.daily_deal(slug, day)                    # DailyDeal(slug, day, seed, fen, level, par, tried)
 
 A move is one complete turn; its canonical text joins its parts with one space ("b8c6 f8/g7",
@@ -46,6 +46,15 @@ def new_game(slug: str, *, seed: int | None = None, fen: str | None = None) -> G
     return _new_game(VARIANTS, slug, seed=seed, fen=fen)
 
 
+def hint(game: Game, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
+    """A good next move and why, from the search the variant registers as `VariantInfo.hint`, of
+    at most about `seconds`, or of at most `node_budget` positions when given (then the clock is not
+    looked at: the same answer on any machine); None when the variant gives no hints, the game is
+    over or the search found nothing in time. Leaves the game as it was."""
+    search = game.info.hint
+    return None if search is None else search(game, seconds, node_budget)
+
+
 def daily_deal(slug: str, day: datetime.date, *, node_budget: int | None = None) -> DailyDeal:
     """The deal of `slug` for the UTC day `day` (see rules.daily). Raises ValueError for a puzzle
     without a daily deal; `node_budget` sets KingSwap!'s solver budget per seed."""
@@ -54,4 +63,4 @@ def daily_deal(slug: str, day: datetime.date, *, node_budget: int | None = None)
 
 __all__ = ["VARIANTS", "new_game", "Game", "IllegalMove", "PromotionChoice", "Outcome", "BoardView", "VariantInfo",
            "WHITE", "BLACK", "LABEL_JOIN", "describe_view",
-           "Hint", "DAILY_SLUGS", "DailyDeal", "daily_deal", "Ending", "kind_from_reason"]
+           "Hint", "hint", "DAILY_SLUGS", "DailyDeal", "daily_deal", "Ending", "kind_from_reason"]

@@ -98,6 +98,14 @@ class ChessVariant(Generic[S]):
         if "royal_king" in vars(cls):
             raise TypeError(f"{cls.__name__}: royal men are data, e.g. `royalty = NO_ROYALTY` (rules.men)")
         cls.royal_king = cls.royalty == KING
+        # The flags choose the fast paths, so they must say which hooks the class has: a hook
+        # without its flag would be skipped silently (and still run in look-ahead).
+        for flag, hooks, wanted in (("fide_moves", ("generate",), False), ("filters_moves", ("allows",), True),
+                                    ("after_effects", ("after_move", "push"), True)):
+            overridden = [hook for hook in hooks if getattr(cls, hook) is not getattr(ChessVariant, hook)]
+            if bool(overridden) != (getattr(cls, flag) == wanted):
+                said = f"overrides `{overridden[0]}`" if overridden else f"has no `{'` or `'.join(hooks)}`"
+                raise TypeError(f"{cls.__name__} {said}: declare `{flag} = {wanted if overridden else not wanted}`")
 
     # -- set-up and FEN ---------------------------------------------------------------------
     def setup(self, seed: int | None) -> str:
@@ -250,7 +258,7 @@ class ChessVariant(Generic[S]):
         """How often this position has occurred; override when extra state is part of a position."""
         return repetitions(board, royal=self.royal_king)
 
-    def claimable_draw(self, board: chess.Board, state: S) -> str | None:
+    def claimable_draw(self, board: chess.Board, state: S) -> Outcome | None:
         if not self.fide_draws:
             return None
         return endings.claimable_draw(board, lambda: self.count_repetitions(board, state))
@@ -499,7 +507,7 @@ class ChessGame(Game, Generic[S]):
         suffix = ("#" if self.outcome and self.outcome.kind == "checkmate" else "+") if checks else ""
         return label + suffix
 
-    def claimable_draw(self) -> str | None:
+    def claimable_outcome(self) -> Outcome | None:
         return None if self.outcome else self.variant.claimable_draw(self.board, self.state)
 
     @property

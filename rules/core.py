@@ -173,13 +173,13 @@ class VariantInfo:
     level_start: Callable[[int], str] | None = field(repr=False, compare=False, default=None)  # level -> start FEN
     seeded: bool = True                # whether the seed changes the start (False: one fixed array)
     # Solo puzzles register their own searches (each in its package under rules/variants/):
-    hint: HintSearch | None = field(repr=False, compare=False, default=None)     # what `Game.hint()` runs
+    hint: HintSearch | None = field(repr=False, compare=False, default=None)     # what `rules.hint(game)` runs
     daily: DailyDealer | None = field(repr=False, compare=False, default=None)   # what `rules.daily_deal` runs
     family: str = ""                   # "GOAL": one of Tony Paletta's "Modest Proposals - GOAL Variants"
 
     @property
     def hints(self) -> bool:
-        """Whether the variant's games answer `hint()` with a searched move."""
+        """Whether the variant's games answer `rules.hint(game)` with a searched move."""
         return self.hint is not None
 
 
@@ -368,15 +368,12 @@ class Game(ABC):
 
     def claimable_draw(self) -> str | None:
         """A draw the player to move may claim now (reason), or None."""
-        return None
+        claim = self.claimable_outcome()
+        return None if claim is None else claim.reason
 
-    def hint(self, seconds: float = 2.0, node_budget: int | None = None) -> Hint | None:
-        """A good next move and why, from a search of at most about `seconds`, or of at most
-        `node_budget` positions when given (then the clock is not looked at: the same answer on any
-        machine); None when the variant gives no hints, the game is over or the search found nothing
-        in time. Leaves the game as it was. The search is the one the variant registers as `VariantInfo.hint`."""
-        search = self.info.hint
-        return None if search is None else search(self, seconds, node_budget)
+    def claimable_outcome(self) -> Outcome | None:
+        """A draw the player to move may claim now, as the rules decide it (reason and kind), or None."""
+        return None
 
     @abstractmethod
     def fen(self) -> str: ...

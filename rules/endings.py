@@ -53,6 +53,8 @@ STALEMATE = NoMove("draws", "stalemate", Ending.STALEMATE)
 DEAD_POSITION = Outcome.draw("insufficient material", Ending.MATERIAL)
 SEVENTY_FIVE_MOVES = Outcome.draw("75 moves without a capture or pawn move", Ending.FIFTY_MOVES)
 FIVEFOLD = Outcome.draw("fivefold repetition", Ending.REPETITION)
+FIFTY_MOVES_CLAIM = Outcome.draw("50 moves without a capture or pawn move", Ending.FIFTY_MOVES)
+THREEFOLD_CLAIM = Outcome.draw("threefold repetition", Ending.REPETITION)
 
 
 def no_move(turn: str, checked: bool, mated: NoMove | None, stalemated: NoMove) -> Outcome:
@@ -73,10 +75,10 @@ def automatic_draw(board: chess.Board, dead: Callable[[], bool], repeats: Callab
     return None
 
 
-def claimable_draw(board: chess.Board, repeats: Callable[[], int]) -> str | None:
-    """The draw the side to move may claim under FIDE's rules (the reason), or None."""
+def claimable_draw(board: chess.Board, repeats: Callable[[], int]) -> Outcome | None:
+    """The draw the side to move may claim under FIDE's rules (with its reason and kind), or None."""
     if board.halfmove_clock >= 100:
-        return "50 moves without a capture or pawn move"
+        return FIFTY_MOVES_CLAIM
     if repeats() >= 3:
-        return "threefold repetition"
+        return THREEFOLD_CLAIM
     return None

@@ -214,7 +214,7 @@ class PartsVariant(Generic[T]):
         return endings.automatic_draw(board, lambda: self.insufficient_material and board.is_insufficient_material(),
                                       lambda: seen.repeats)
 
-    def claimable_draw(self, position: Position, repeats: int) -> str | None:
+    def claimable_draw(self, position: Position, repeats: int) -> Outcome | None:
         if not self.fide_draws:
             return None
         return endings.claimable_draw(position.board, lambda: repeats)
@@ -531,7 +531,7 @@ class PositionGame(Game, Generic[T]):
                                          self._turns[-1] if self._turns else None,
                                          self._positions[-1] if self._positions else None))
 
-    def claimable_draw(self) -> str | None:
+    def claimable_outcome(self) -> Outcome | None:
         if self.outcome:
             return None
         return self.variant.claimable_draw(self.position, self._seen[self._keys[-1]])

@@ -6,7 +6,6 @@ import random
 
 import rules
 from rules import Ending, Game, Outcome
-from rules.core import KINDS_BY_REASON
 
 from .. import daily
 from . import seats as computer
@@ -295,10 +294,9 @@ class Games(Tables):
             if accept_only and not record.draw_offer:
                 raise UserError("That draw offer no longer stands: nothing was done.")
             before = record.copy()
-            claim = game.claimable_draw() if game.turn == colour else None
+            claim = game.claimable_outcome() if game.turn == colour else None
             if claim:
-                # the claim's kind from the rules' own table of the reasons they write (repetition, 50 moves)
-                game.finish(Outcome.draw(f"{claim} claimed", KINDS_BY_REASON.get(claim)))
+                game.finish(Outcome.draw(f"{claim.reason} claimed", claim.kind))
                 await self._commit(live, before, undo=lambda: game.finish(None))
                 return await self._ping_others(await self._board_reply(record, game, (Who(user, "claims"), " a draw.")),
                                                record, user.id)

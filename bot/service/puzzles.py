@@ -140,7 +140,7 @@ class Puzzles(Tables):
             self._seat(record, user)
             if not game.info.hints:
                 raise UserError(f"{game.info.name} has no hints.")
-            found = await asyncio.get_running_loop().run_in_executor(HINTS, game.hint, seconds, node_budget)
+            found = await asyncio.get_running_loop().run_in_executor(HINTS, rules.hint, game, seconds, node_budget)
             if found is None:
                 within = f"{seconds:g} seconds" if node_budget is None else f"{node_budget:,} positions"
                 return Reply(f"No hint: the search found no good move within {within}. Nothing was counted.",

@@ -13,7 +13,7 @@ import chess
 from ..castling import Castling
 from ..chess_variant import ChessVariant
 from ..core import Ending, Outcome
-from ..endings import FIVEFOLD, NoMove
+from ..endings import FIVEFOLD, THREEFOLD_CLAIM, NoMove
 from ..men import NO_ROYALTY
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
@@ -87,8 +87,8 @@ class Prop(ChessVariant[int]):
             return Outcome.draw("25 moves without a capture", Ending.FIFTY_MOVES)
         return FIVEFOLD if self.count_repetitions(board, state) >= 5 else None
 
-    def claimable_draw(self, board: chess.Board, state: int) -> str | None:
-        return "threefold repetition" if self.count_repetitions(board, state) >= 3 else None
+    def claimable_draw(self, board: chess.Board, state: int) -> Outcome | None:
+        return THREEFOLD_CLAIM if self.count_repetitions(board, state) >= 3 else None
 
 
 VARIANT = Prop()

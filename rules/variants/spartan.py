@@ -54,7 +54,7 @@ class Spartan(ChessVariant[None]):
             return black_failed("threefold repetition", Ending.REPETITION)
         return None
 
-    def claimable_draw(self, board: chess.Board, state: None) -> str | None:
+    def claimable_draw(self, board: chess.Board, state: None) -> Outcome | None:
         return None   # nothing to claim: repetition and 50 moves end the game at once, 1-0
 
 

@@ -36,6 +36,13 @@ PLIES = 300           # a finished game is played on for at most this many turns
 IN_PLAY = 14          # turns of a game left in play (more where men in hand must be dropped first)
 HANDS = ("reentrant", "tyrant", "donnybrook")
 WRITTEN_AT = 1_748_779_200.0   # the service's clock while writing (2025-06-01 12:00 UTC)
+# The variants 0.2.0 had, all of whose games the database holds (variants added since have none).
+VARIANTS_OF_0_2_0 = (
+    "balanced-swap", "blunder-mate", "clerical", "concurrent", "contravention", "counselor", "deadline",
+    "decastellation", "donnybrook", "dowager", "dynastic", "entourage", "glory", "junta", "kingmaker", "kingswap",
+    "linkage", "moderation", "prop", "reentrant", "regent", "safe-passage", "separation", "series-helpmate",
+    "shrapnel", "society", "solitary-patience", "spartan", "standard", "submission", "triple-check", "twilight",
+    "tyrant", "ultimate", "xenophobic", "zoo")
 
 
 def no_picture(view, orientation) -> bytes:

@@ -32,15 +32,14 @@ async def test_each_puzzle_hints_a_legal_move_and_counts_it(service, slug, seed)
 
 async def test_the_search_runs_in_a_worker_thread(service, monkeypatch):
     await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
-    game_class = type(rules.new_game("kingswap", seed=5))
     where = []
-    real = game_class.hint
+    real = rules.hint
 
-    def spy(self, seconds=2.0, node_budget=None):
+    def spy(game, seconds=2.0, node_budget=None):
         where.append((threading.current_thread() is threading.main_thread(), seconds, node_budget))
-        return real(self, seconds, node_budget)
+        return real(game, seconds, node_budget)
 
-    monkeypatch.setattr(game_class, "hint", spy)
+    monkeypatch.setattr(rules, "hint", spy)
     await service.hint(CHANNEL, ALICE, node_budget=HINT_NODES)
     assert where == [(False, 2.0, HINT_NODES)]
 
@@ -49,8 +48,7 @@ async def test_no_hint_within_the_time_says_so_and_counts_nothing(service, monke
     """Players' hints search for 2 seconds (no budget of positions): the answer says so."""
     await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
     asked = []
-    monkeypatch.setattr(type(rules.new_game("kingswap", seed=5)), "hint",
-                        lambda self, seconds=2.0, node_budget=None: asked.append((seconds, node_budget)))
+    monkeypatch.setattr(rules, "hint", lambda game, seconds=2.0, node_budget=None: asked.append((seconds, node_budget)))
     reply = await service.hint(CHANNEL, ALICE)
     assert asked == [(2.0, None)]
     assert reply.text.startswith("No hint") and "2 seconds" in reply.text
@@ -72,8 +70,7 @@ async def test_a_tour_proved_lost_says_so_and_counts_nothing(service, monkeypatc
 
     lost = rules.new_game("kingswap", fen="5/5/5/5/2N1K 1 0")   # one man left, two swaps needed
     await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=5)
-    monkeypatch.setattr(type(lost), "hint", lambda self, seconds=2.0, node_budget=None:
-                        kingswap_hint(lost, seconds, node_budget))
+    monkeypatch.setattr(rules, "hint", lambda game, seconds=2.0, node_budget=None: kingswap_hint(lost, seconds, node_budget))
     reply = await service.hint(CHANNEL, ALICE, node_budget=HINT_NODES)
     assert reply.text == ("No hint: The tour can no longer be completed from this position. "
                           "`/undo` takes moves back. Nothing was counted.")
@@ -120,14 +117,13 @@ async def test_hints_asked_at_once_leave_the_other_games_free_to_move(service, m
     """Hints search for seconds each: many at once must not hold the worker threads that judge
     moves and draw boards elsewhere."""
     many = min(32, (os.cpu_count() or 1) + 4)          # the default pool's size, and more
-    game_class = type(rules.new_game("kingswap", seed=5))
     release, searching = threading.Event(), []
 
-    def held(self, seconds=2.0, node_budget=None):
-        searching.append(self)
+    def held(game, seconds=2.0, node_budget=None):
+        searching.append(game)
         release.wait(30)
 
-    monkeypatch.setattr(game_class, "hint", held)
+    monkeypatch.setattr(rules, "hint", held)
     for n in range(many):
         await service.start_puzzle(f"hint-{n}", Player(str(100 + n), f"p{n}"), "kingswap", seed=5)
     await service.start_puzzle("elsewhere", BOB, "solitary-patience", seed=5)

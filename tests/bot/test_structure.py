@@ -117,7 +117,6 @@ def test_the_layer_checker_finds_an_upward_import():
 # Where bot/ reads an ending's kind from its words, and why (nowhere else: it decides on `ending`).
 READS_KINDS_FROM_WORDS = {
     "bot.store.migrations": "006 reads the kind of each game that ended before it, once",
-    "bot.service.games": "a claimed draw: the rules' claimable_draw says only its reason, found in their table",
 }
 
 

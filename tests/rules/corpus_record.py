@@ -1,7 +1,7 @@
 """Records the behaviour corpus of the rules core: what every variant does, position by position.
 
 For every variant in `rules.VARIANTS`, a few games of seeded random play (through the public API
-only) are written to tests/rules/data/corpus/<slug>.jsonl.gz. The first line holds the variant's
+only), and for some a few games from near-finishing positions (`ENDINGS`), are written to tests/rules/data/corpus/<slug>.jsonl.gz. The first line holds the variant's
 registry entry; then one line per game: its seed and, for each position reached, what `observe()`
 saw there (FEN, turn, the legal turns and their labels, the outcome, the claimable draw, the
 running score, the last turn's label, the board view, and what `play()` answers to a few texts:
@@ -37,6 +37,25 @@ CORPUS = Path(__file__).parent / "data" / "corpus"
 # their FEN only), at most how many plies, and the chance that a ply plays a turn that ends the
 # game when one of a few tried does (so that games reach their endings).
 GAMES = ((11, 1, 40, 0.0), (22, 1, 40, 0.35), (33, 6, 240, 0.35), (44, 30, 800, 0.0))
+# Games that start from near-finishing positions, for the endings seeded play rarely reaches (a
+# stalemate, a repetition, a checkmate, a puzzle solved or failed): slug -> (seed, start FEN or None
+# for the seed's start, the turns played first). Random play goes on from there as in the second
+# game above, to at most ENDING_PLIES plies in all; every position is observed.
+BACK_RANK = (7, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", ("a1a8",))          # checkmate in FIDE chess
+STALEMATE = (7, "k7/8/8/1Q6/8/8/8/7K w - - 0 1", ("b5b6",))                # stalemate in FIDE chess
+SHUFFLE = (7, None, ("g1f3", "g8f6", "f3g1", "f6g8") * 4)                  # threefold, then fivefold
+ENDINGS: dict[str, tuple[tuple[int, str | None, tuple[str, ...]], ...]] = {
+    "standard": (BACK_RANK, STALEMATE, SHUFFLE, (7, None, ("f2f3", "e7e5", "g2g4", "d8h4"))),
+    "counselor": (STALEMATE, SHUFFLE), "balanced-swap": (STALEMATE,), "kingmaker": (STALEMATE,),
+    "xenophobic": (STALEMATE,), "spartan": (BACK_RANK, STALEMATE), "deadline": (BACK_RANK,), "glory": (BACK_RANK,),
+    "moderation": (BACK_RANK,), "twilight": (BACK_RANK,), "ultimate": (BACK_RANK,), "series-helpmate": (BACK_RANK,),
+    "safe-passage": ((7, "8/4K3/8/8/8/8/8/4k3 w - - 0 1", ("e7e8",)),
+                     (62, "7r/8/1k2b2b/1n1p4/qn1P3N/1r2pK2/4N1BB/2R3RQ w - - 8 136", ("c1f1", "b4d3", "e2g3", "b5d6"))),
+    "solitary-patience": ((7, "rnbqkbnr/pppppppp/8/8/8/N7/PPPPPPPP/R1BQKBNR w - - 0 1", ("a3b1",)),
+                          (57, "1BN1k1B1/pppppppp/5Rn1/2R2b1q/4n2Q/2N3P1/PPPPPPrP/3rK1b1 b - - 52 159",
+                           ("d1c1", "h4f4", "pass", "c3b1"))),
+}
+ENDING_PLIES = 24
 SOLVER_NODES = 20_000      # KingSwap!'s solver budget for the tour its third game follows
 FULL = 120                 # at most this many legal turns are kept in full; more as count, hash, sample
 SAMPLE = 16                # turns (with labels) kept in full from a longer list
@@ -132,14 +151,18 @@ def probes_for(game: rules.Game, rng: random.Random) -> list[str]:
     return texts
 
 
-def line_of(slug: str, seed: int, plies: int, closing: float) -> list[str]:
-    """A seeded random game of at most `plies` turns; at each ply, with chance `closing`, a turn
-    that ends the game when one of a few tried does (so that games reach their endings). A
-    KingSwap! game with `closing` follows the solver's tour (a node budget: deterministic)."""
-    game = rules.new_game(slug, seed=seed)
+def line_of(slug: str, seed: int, plies: int, closing: float, fen: str | None = None,
+            opening: tuple[str, ...] = ()) -> list[str]:
+    """A seeded random game of at most `plies` turns (from `fen`, after the turns `opening`); at
+    each ply, with chance `closing`, a turn that ends the game when one of a few tried does (so that
+    games reach their endings). A KingSwap! game with `closing` follows the solver's tour (a node
+    budget: deterministic)."""
+    game = rules.new_game(slug, seed=seed, fen=fen)
     if slug == "kingswap" and closing:
         return solve(game.position, SOLVER_NODES).line or []
-    rng = random.Random(f"{slug}/{seed}/line")
+    for move in opening:
+        game.play(move)
+    rng = random.Random(f"{slug}/{seed}/line" + (f"/{fen}" if fen else ""))
     while game.outcome is None and len(game.history) < plies:
         moves = game.legal_moves()
         chosen = rng.choice(moves)
@@ -155,14 +178,15 @@ def line_of(slug: str, seed: int, plies: int, closing: float) -> list[str]:
     return game.history
 
 
-def record_game(slug: str, seed: int, every: int, plies: int, closing: float) -> dict[str, Any]:
+def record_game(slug: str, seed: int, every: int, plies: int, closing: float, fen: str | None = None,
+                opening: tuple[str, ...] = ()) -> dict[str, Any]:
     """One seeded game (see `line_of`); every `every`-th position and the last three are observed,
     the others keep their FEN. Each position also keeps the turn played from it: the canonical
     turn play() returned and, at an observed position, the text typed (the turn's label, or the
     canonical turn where the label names another turn or none)."""
-    line = line_of(slug, seed, plies, closing)
-    game = rules.new_game(slug, seed=seed)
-    rng = random.Random(f"{slug}/{seed}/probes")
+    line = line_of(slug, seed, plies, closing, fen, opening)
+    game = rules.new_game(slug, seed=seed, fen=fen)
+    rng = random.Random(f"{slug}/{seed}/probes" + (f"/{fen}" if fen else ""))
     positions: list[dict[str, Any]] = []
     for ply, move in enumerate(line + [""]):
         if ply % every == 0 or ply >= len(line) - 2:
@@ -177,11 +201,12 @@ def record_game(slug: str, seed: int, every: int, plies: int, closing: float) ->
             seen["typed"], seen["played"] = typed, game.play(typed)
         elif move:
             seen["played"] = game.play(move)
-    return {"seed": seed, "positions": positions}
+    return {"seed": seed, "positions": positions} | ({"fen": fen} if fen else {})
 
 
 def record(slug: str) -> Path:
     games = [record_game(slug, *game) for game in GAMES]
+    games += [record_game(slug, seed, 1, ENDING_PLIES, 0.35, fen, opening) for seed, fen, opening in ENDINGS.get(slug, ())]
     CORPUS.mkdir(parents=True, exist_ok=True)
     path = CORPUS / f"{slug}.jsonl.gz"
     lines = [json.dumps(info_of(slug), sort_keys=True)] + [json.dumps(g, sort_keys=True, separators=(",", ":"))

@@ -35,7 +35,7 @@ def test_variant_behaves_as_recorded(slug):
     info, games = load(slug)
     assert info_of(slug) == info
     for recorded in games:
-        game = rules.new_game(slug, seed=recorded["seed"])
+        game = rules.new_game(slug, seed=recorded["seed"], fen=recorded.get("fen"))
         positions = recorded["positions"]
         for ply, seen in enumerate(positions):
             if "turn" in seen:

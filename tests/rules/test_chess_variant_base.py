@@ -64,6 +64,25 @@ def test_the_hooks_a_variant_declares_as_data_are_the_hooks_it_has(variant):
         not has["generate"], has["allows"], has["after_move"] or has["push"])
 
 
+def test_a_hook_without_its_flag_or_a_flag_without_its_hook_is_refused_when_the_class_is_written():
+    from rules.chess_variant import ChessVariant
+
+    def after_move(self, board, state, move, mover, captured):
+        return state
+
+    def generate(self, board, state):
+        return iter(board.legal_moves)
+
+    def allows(self, board, state, move):
+        return True
+
+    for hooks, flag in (({"after_move": after_move}, "after_effects = True"), ({"push": after_move}, "after_effects = True"),
+                        ({"generate": generate}, "fide_moves = False"), ({"allows": allows}, "filters_moves = True"),
+                        ({"after_effects": True}, "after_effects = False"), ({"fide_moves": False}, "fide_moves = True")):
+        with pytest.raises(TypeError, match=flag):
+            type("Unflagged", (ChessVariant,), {"initial_state": None, **hooks})
+
+
 def test_a_variant_that_filters_moves_by_data_never_lists_a_refused_move():
     from rules.chess_variant import ChessGame, ChessVariant
 

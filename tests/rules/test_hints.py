@@ -1,4 +1,4 @@
-"""Hints (`game.hint()`): a legal move and a reason from a bounded search; the game never changes.
+"""Hints (`rules.hint(game)`): a legal move and a reason from a bounded search; the game never changes.
 
 Players' searches stop by the clock; these tests give a budget of positions instead (HINT_NODES),
 so each verdict is the same however busy the machine."""
@@ -18,7 +18,7 @@ PASSAGE_ONE_STEP = "8/4K3/8/8/8/8/8/4k3 w - - 0 1"          # Ke7-e8 exchanges t
 
 def unchanged_after_hint(game, node_budget=HINT_NODES):
     fen, history = game.fen(), game.history
-    hint = game.hint(node_budget=node_budget)
+    hint = rules.hint(game, node_budget=node_budget)
     assert game.fen() == fen and game.history == history
     return hint
 
@@ -30,7 +30,13 @@ def test_only_the_solo_puzzles_give_hints(slug):
         assert rules.VARIANTS[slug].hints
     else:
         assert not rules.VARIANTS[slug].hints
-        assert game.hint() is None
+        assert rules.hint(game) is None
+
+
+def test_hints_come_only_through_the_variants_registered_search():
+    assert not hasattr(rules.Game, "hint")   # not in the contract every variant shares
+    game = rules.new_game("kingswap", fen="5/5/5/4K/4R 2 3")
+    assert rules.hint(game, 0.0, HINT_NODES) == rules.VARIANTS["kingswap"].hint(game, 0.0, HINT_NODES)
 
 
 @pytest.mark.parametrize("slug", PUZZLES)
@@ -108,7 +114,7 @@ def test_safe_passage_hint_from_the_array_is_an_honest_heuristic():
 
 def test_safe_passage_hint_with_no_time_at_all_gives_no_answer():
     game = rules.new_game("safe-passage")
-    assert game.hint(0.0) is None
+    assert rules.hint(game, 0.0) is None
     assert (game.fen(), game.history) == (rules.new_game("safe-passage").fen(), [])
 
 
@@ -116,10 +122,10 @@ def test_safe_passage_hint_with_no_time_at_all_gives_no_answer():
 def test_a_hint_with_a_budget_of_positions_never_looks_at_the_clock(slug):
     """No time at all, yet a budget of positions: the search runs to its budget, whatever the clock says."""
     game = rules.new_game(slug, seed=4)
-    hint = game.hint(0.0, node_budget=HINT_NODES)
+    hint = rules.hint(game, 0.0, node_budget=HINT_NODES)
     assert hint is not None and hint.move in game.legal_moves()
     assert 0 < hint.searched <= HINT_NODES
-    assert game.hint(0.0, node_budget=HINT_NODES) == hint   # the same search, the same answer
+    assert rules.hint(game, 0.0, node_budget=HINT_NODES) == hint   # the same search, the same answer
 
 
 def test_hint_after_undo_matches_a_fresh_game_of_the_same_position():

@@ -74,6 +74,17 @@ def test_threefold_repetition_is_claimable_not_automatic():
             game.play(move)
     assert game.outcome is None
     assert game.claimable_draw() == "threefold repetition"
+    claim = game.claimable_outcome()   # the rules say the kind of the draw, not only its words
+    assert (claim.result, claim.reason, claim.kind) == ("1/2-1/2", "threefold repetition", "repetition")
+
+
+@pytest.mark.parametrize("slug", ["counselor", "tyrant"])   # turns of parts (rules.position) claim the same way
+def test_a_claimable_repetition_has_its_kind_in_parts_variants_too(slug):
+    game = rules.new_game(slug, seed=1)
+    for _ in range(2):
+        for move in ["g1f3", "g8f6", "f3g1", "f6g8"]:
+            game.play(move)
+    assert (game.claimable_draw(), game.claimable_outcome().kind) == ("threefold repetition", "repetition")
 
 
 def test_fivefold_repetition_ends_the_game():
@@ -87,6 +98,7 @@ def test_fivefold_repetition_ends_the_game():
 def test_fifty_moves_claimable_and_seventy_five_automatic():
     game = rules.new_game("standard", fen="k7/8/8/8/8/8/8/KR6 w - - 100 80")
     assert game.outcome is None and game.claimable_draw().startswith("50 moves")
+    assert game.claimable_outcome().kind == "fifty-moves"
     game = rules.new_game("standard", fen="k7/8/8/8/8/8/8/KR6 w - - 150 80")
     assert game.outcome.reason.startswith("75 moves")
 
