@@ -13,6 +13,7 @@ from . import seats as computer
 from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
+from .present import play_again, take_back, told
 from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Mark, Player, Reply, UserError, Who
 
@@ -370,7 +371,6 @@ class Games(Tables):
                                 "Answer the newest one.")
             if accept and user.id == asker_id:
                 raise UserError("Your opponent answers your takeback request.")
-            asker = next(name for pid, name in record.players if pid == asker_id)
             before = record.copy()
             record.takeback_offer = None
             if not accept:
@@ -378,18 +378,11 @@ class Games(Tables):
                 verb = ("withdraws", " the takeback request.") if user.id == asker_id else ("declines", " the takeback.")
                 return Reply([(Who(user, verb[0]), verb[1])], game_id=record.id)
             asker_colour = rules.WHITE if record.players[0][0] == asker_id else rules.BLACK
-            taken = [game.undo() for _ in range(self._takeback_plies(game, asker_colour))]
+            taken = take_back(game, self._takeback_plies(game, asker_colour))
             del record.moves[-len(taken):]
             record.draw_offer = None
-
-            def redo() -> None:
-                for move in reversed(taken):
-                    game.play(move)
-
-            await self._commit(live, before, undo=redo)
-            shown = [part for move in reversed(taken) for part in (", ", Mark(move, code=True))][1:]
-            reply = await self._board_reply(record, game, (Who(user, "accepts"), " the takeback: ", *shown,
-                                                           " taken back. ", Who(Player(asker_id, asker), "is"), " to move."))
+            await self._commit(live, before, undo=lambda: play_again(game, taken))
+            reply = await self._board_reply(record, game, (Who(user, "accepts"), " the takeback: ", *told(taken)))
             return await self._ping_next(reply, record, game)
 
     async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
