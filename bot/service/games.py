@@ -407,5 +407,7 @@ class Games(Tables):
             self._live.pop(channel, None)
             info = rules.VARIANTS.get(record.variant)
             name = info.name if info else record.variant
-            return Reply([(Who(user, "aborted"), f" game #{record.id} ({name}): no result, no rating.")],
-                         game_id=record.id, finished=True)
+            # view and ply: shown, this answer becomes the game's newest board, and the one before loses its controls
+            reply = Reply([(Who(user, "aborted"), f" game #{record.id} ({name}): no result, no rating.")],
+                          game_id=record.id, finished=True, view=live.playing.view(), ply=daily.grid_ply(record))
+            return await self._ping_others(reply, record, user.id)

@@ -165,6 +165,15 @@ async def test_a_moderator_aborts_a_game_without_result_or_rating(service, store
         await service.move(CHANNEL, BOB, "e5")
 
 
+async def test_an_abort_pings_the_players_who_did_not_abort_it_unless_they_opted_out(service, store):
+    await started(service)
+    await played(service, "e4")
+    assert (await service.abort(CHANNEL, ALICE, moderator=True)).mentions == (BOB.id,)   # a player who moderates
+    await started(service)
+    await service.set_pings(BOB, False)
+    assert (await service.abort(CHANNEL, CAROL, moderator=True)).mentions == (ALICE.id,)
+
+
 async def test_abort_by_game_number_from_elsewhere_in_the_server(service, store):
     game_id = await started(service, guild="g")
     await service.abort("elsewhere", CAROL, moderator=True, game_id=game_id, guild="g")
