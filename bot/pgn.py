@@ -19,8 +19,8 @@ from .store import GameRecord
 
 RESULTS = {"1-0", "0-1", "1/2-1/2"}
 SEVERAL_PARTS = ("Kibitz canonical notation: a turn of this variant may have several parts, written joined "
-                 "by commas (Kibitz takes them with spaces). This file is for people and for Kibitz, not for "
-                 "standard PGN readers.")
+                 "by commas (Kibitz takes them with a comma or a space). This file is for people and for Kibitz, "
+                 "not for standard PGN readers.")
 
 
 def _date(stamp: str) -> str:

@@ -18,7 +18,7 @@ from rules import Ending, Outcome
 from . import seats as computer
 from ..store import GameRecord, GameStatus
 from ..timing import DAY
-from .present import turn_headline
+from .present import play_again, take_back, told, turn_headline
 from .tables import Live, Tables
 from .types import RULES_VERSION, Line, Mark, Player, Reply, UserError, Who
 
@@ -186,18 +186,11 @@ class Computer(Tables):
         if len(record.moves) < 2:
             raise UserError("You have no move to take back yet.")
         before = record.copy()
-        taken = [game.undo(), game.undo()]
+        taken = take_back(game, 2)
         del record.moves[-2:]
         record.draw_offer = record.takeback_offer = None
-
-        def redo() -> None:
-            for move in reversed(taken):
-                game.play(move)
-
-        await self._commit(live, before, undo=redo)
-        first, second = (Mark(move, code=True) for move in reversed(taken))
-        return await self._board_reply(record, game, (f"{name} grants the takeback: ", first, ", ", second, " taken back. ",
-                                                      Who(user, "is"), " to move."))
+        await self._commit(live, before, undo=lambda: play_again(game, taken))
+        return await self._board_reply(record, game, (f"{name} grants the takeback: ", *told(taken)))
 
     @staticmethod
     def _plays_computer(record: GameRecord) -> bool:

@@ -12,6 +12,7 @@ from . import seats as computer
 from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
+from .present import play_again, take_back, told
 from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Button, Mark, Player, Reply, UserError, Who
 
@@ -371,7 +372,6 @@ class Games(Tables):
                                 "Answer the newest one.")
             if accept and user.id == asker_id:
                 raise UserError("Your opponent answers your takeback request.")
-            asker = next(name for pid, name in record.players if pid == asker_id)
             before = record.copy()
             record.takeback_offer = None
             if not accept:
@@ -379,18 +379,11 @@ class Games(Tables):
                 verb = ("withdraws", " the takeback request.") if user.id == asker_id else ("declines", " the takeback.")
                 return Reply([(Who(user, verb[0]), verb[1])], game_id=record.id)
             asker_colour = rules.WHITE if record.players[0][0] == asker_id else rules.BLACK
-            taken = [game.undo() for _ in range(self._takeback_plies(game, asker_colour))]
+            taken = take_back(game, self._takeback_plies(game, asker_colour))
             del record.moves[-len(taken):]
             record.draw_offer = None
-
-            def redo() -> None:
-                for move in reversed(taken):
-                    game.play(move)
-
-            await self._commit(live, before, undo=redo)
-            shown = [part for move in reversed(taken) for part in (", ", Mark(move, code=True))][1:]
-            reply = await self._board_reply(record, game, (Who(user, "accepts"), " the takeback: ", *shown,
-                                                           " taken back. ", Who(Player(asker_id, asker), "is"), " to move."))
+            await self._commit(live, before, undo=lambda: play_again(game, taken))
+            reply = await self._board_reply(record, game, (Who(user, "accepts"), " the takeback: ", *told(taken)))
             return await self._ping_next(reply, record, game)
 
     async def abort(self, channel: str, user: Player, moderator: bool, game_id: int | None = None,
@@ -415,5 +408,7 @@ class Games(Tables):
             self._live.pop(channel, None)
             info = rules.VARIANTS.get(record.variant)
             name = info.name if info else record.variant
-            return Reply([(Who(user, "aborted"), f" game #{record.id} ({name}): no result, no rating.")],
-                         game_id=record.id, finished=True)
+            # view and ply: shown, this answer becomes the game's newest board, and the one before loses its controls
+            reply = Reply([(Who(user, "aborted"), f" game #{record.id} ({name}): no result, no rating.")],
+                          game_id=record.id, finished=True, view=live.playing.view(), ply=daily.grid_ply(record))
+            return await self._ping_others(reply, record, user.id)

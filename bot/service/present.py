@@ -213,6 +213,22 @@ def turn_headline(player: Player, words: str, note: str = "") -> Line:
     return Who(player, verb), " ", Mark(rest), f".{note}"
 
 
+def take_back(game: Game, plies: int) -> list[tuple[str, str]]:
+    """Take back the last `plies` turns of `game`: each as (its words, canonical), the first played first."""
+    return [(game.last_move_description(), game.undo()) for _ in range(plies)][::-1]
+
+
+def play_again(game: Game, taken: list[tuple[str, str]]) -> None:
+    """Play the turns `take_back` took back again (its change could not be saved)."""
+    for _, move in taken:
+        game.play(move)
+
+
+def told(taken: list[tuple[str, str]]) -> Line:
+    """Turns taken back, in a headline: "**e4** and **e5** taken back." (whose move it is, the board's next line says)."""
+    return (*[part for words, _ in taken for part in (" and ", Mark(words))][1:], " taken back.")
+
+
 def _number(record: GameRecord) -> str:
     """The last turn's number before its words: "12. " for White's, "12… " for Black's, a puzzle's "5. "."""
     ply = len(record.moves)

@@ -215,8 +215,12 @@ async def test_a_takeback_against_the_computer_takes_back_the_move_and_its_reply
         await service.takeback(CHANNEL, ALICE)
     await service.move(CHANNEL, ALICE, "e4")
     await delivered.wait(1)
+    game = rules.new_game("standard")
+    game.play("e2e4")
+    answered = game.label((await service.store.latest(CHANNEL)).moves[1])
     reply = await service.takeback(CHANNEL, ALICE)
-    assert "grants the takeback" in reply.text and "alice to move" in reply.text
+    assert reply.text.startswith(f"{KIBITZ_1} grants the takeback: **e4** and **{answered}** taken back.\n")
+    assert "alice to move" in reply.text and "is to move" not in reply.text
     record = await service.game_record(reply.game_id)
     assert record.moves == [] and record.takeback_offer is None
 

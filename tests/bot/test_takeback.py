@@ -33,7 +33,8 @@ async def test_an_accepted_takeback_undoes_the_askers_last_move(service, store):
     assert asked.controls == ("takeback",) and "bob, accept or decline" in asked.text
     assert (await store.get(game_id)).takeback_offer == ALICE.id
     reply = await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
-    assert "`g1f3` taken back" in reply.text and "alice to move" in reply.text
+    headline, to_move = reply.text.split("\n")[:2]   # whose move it is, said once
+    assert headline == "bob accepts the takeback: **Nf3** taken back." and to_move.startswith("alice to move (White), due")
     stored = await store.get(game_id)
     assert stored.moves == ["e2e4", "e7e5"] and stored.takeback_offer is None
     await service.move(CHANNEL, ALICE, "d4")   # alice is to move again
@@ -44,7 +45,8 @@ async def test_asking_when_to_move_takes_back_two_moves_to_give_the_move_back(se
     await played(service, "e4", "e5", "Nf3", "Nc6")
     asked = await service.takeback(CHANNEL, ALICE)
     assert "alice asks to take back `g1f3` and `b8c6`." in asked.text
-    await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
+    reply = await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
+    assert reply.text.startswith("bob accepts the takeback: **Nf3** and **Nc6** taken back.\nalice to move")
     assert (await store.get(game_id)).moves == ["e2e4", "e7e5"]
     with pytest.raises(UserError, match="not your turn"):
         await service.move(CHANNEL, BOB, "Nc6")
@@ -163,6 +165,15 @@ async def test_a_moderator_aborts_a_game_without_result_or_rating(service, store
         await service.move(CHANNEL, BOB, "e5")
 
 
+async def test_an_abort_pings_the_players_who_did_not_abort_it_unless_they_opted_out(service, store):
+    await started(service)
+    await played(service, "e4")
+    assert (await service.abort(CHANNEL, ALICE, moderator=True)).mentions == (BOB.id,)   # a player who moderates
+    await started(service)
+    await service.set_pings(BOB, False)
+    assert (await service.abort(CHANNEL, CAROL, moderator=True)).mentions == (ALICE.id,)
+
+
 async def test_abort_by_game_number_from_elsewhere_in_the_server(service, store):
     game_id = await started(service, guild="g")
     await service.abort("elsewhere", CAROL, moderator=True, game_id=game_id, guild="g")
@@ -253,7 +264,7 @@ async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_p
     text = out.getvalue()
     assert "You ask to take back e2e4." in text
     assert "! Answer a takeback with /takeback yes or /takeback no." in text
-    assert "bob accepts the takeback: e2e4 taken back." in text
+    assert "bob accepts the takeback: e4 taken back.\n" in text
     await console.handle("/abort")
     assert "bob aborted game #1" in out.getvalue()
     record = await service.store.get(1)

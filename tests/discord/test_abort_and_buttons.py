@@ -23,6 +23,15 @@ def labels(message: dict[str, Any]) -> list[str]:
     return [c.get("label") for row in message.get("components") or [] for c in row["components"] if c.get("label")]
 
 
+def board_labels(fake: FakeDiscord, channel: str) -> list[list[str]]:
+    """The labels of each board's buttons in `channel`, as its message shows now."""
+    return [labels(fake.messages[m.message["id"]]) for m in fake.messages_in(channel) if m.files]
+
+
+def mentioned(message: dict[str, Any]) -> list[str]:
+    return [user["id"] for user in message["mentions"]]
+
+
 async def begin(fake: FakeDiscord) -> tuple[str, dict[str, Any]]:
     """alice (White) v bob, accepted: the game's thread and the first board in it."""
     made = await fake.slash("challenge", {"variant": "standard", "opponent": fake.bob, "colour": "white"},
@@ -58,7 +67,19 @@ async def test_a_moderator_aborts_a_game_by_number_from_another_channel(bot, fak
     thread = list(fake.threads)[-1]
     await fake.wait_until(lambda: any("mod aborted game #1" in m.content for m in fake.messages_in(thread)))
     told = next(m for m in fake.messages_in(thread) if "mod aborted game #1" in m.content)
-    assert told.message["mentions"] == [] and not told.ephemeral   # the players see it where they play
+    assert not told.ephemeral and mentioned(told.message) == [fake.alice["id"], fake.bob["id"]]   # where they play
+    assert mentioned(aborted.reply.message) == []   # not in the channel where it was aborted
+    await fake.wait_until(lambda: not any(board_labels(fake, thread)))   # the board's controls are off
+
+
+async def test_an_abort_takes_the_controls_off_the_last_board_and_pings_the_players(bot, fake):
+    thread, _ = await begin(fake)
+    await fake.slash("move", {"move": "e4"}, user=fake.alice, channel=thread)
+    await fake.wait_until(lambda: board_labels(fake, thread) == [[], ["Draw", "Resign"]])   # the newest has controls
+    aborted = await fake.slash("abort", user=fake.moderator, channel=thread)
+    assert mentioned(aborted.reply.message) == [fake.alice["id"], fake.bob["id"]]   # neither aborted it
+    await fake.wait_until(lambda: not any(board_labels(fake, thread)))
+    assert len(board_labels(fake, thread)) == 2
 
 
 async def test_an_aborted_games_board_has_no_buttons_and_no_player_to_move(bot, fake):

@@ -9,12 +9,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.answers import answer, send_reply
+from bot.discord.answers import answer, message, send_reply
 from bot.discord.cogs.options import Text
 from bot.discord.context import channel_key, guild_key, player
 from bot.discord.interactions import defer_privately
 from bot.discord.limits import MAX_CHOICE_NAME, MAX_CHOICES, MAX_INTEGER
-from bot.service import GameService, UserError
+from bot.service import GameService, Reply, UserError
 
 log = logging.getLogger(__name__)
 
@@ -82,13 +82,22 @@ class Playing(commands.Cog):
         permissions = interaction.permissions
         if not (permissions.manage_threads or permissions.administrator):
             raise UserError(ABORT_REFUSED)
-        reply = await answer(interaction, self.service.abort(channel_key(interaction), player(interaction.user),
-                                                             moderator=True, game_id=game, guild=guild_key(interaction)),
-                             changes=True)
-        record = await self.service.game_record(reply.game_id) if reply.game_id is not None else None
-        if record is not None and record.channel_id != channel_key(interaction):   # aborted from elsewhere
-            try:   # its players hear of it where they play (no ping)
-                await interaction.client.get_partial_messageable(int(record.channel_id)).send(reply.text)
+        here, elsewhere = channel_key(interaction), []
+
+        async def aborted() -> Reply:
+            reply = await self.service.abort(here, player(interaction.user), moderator=True, game_id=game,
+                                             guild=guild_key(interaction))
+            record = await self.service.game_record(reply.game_id) if reply.game_id is not None else None
+            if record is not None and record.channel_id != here:   # aborted from elsewhere: pinged where they play
+                elsewhere.append((record, Reply(reply.lines, ping=reply.ping, pings=reply.pings)))
+                reply.ping, reply.pings = None, ()
+            return reply
+
+        await answer(interaction, aborted(), changes=True)
+        for record, told in elsewhere:
+            try:   # its players hear of it where they play
+                text, mentions = message(told)
+                await interaction.client.get_partial_messageable(int(record.channel_id)).send(text, **mentions)
             except discord.HTTPException as error:
                 log.warning("could not tell channel %s that game %s was aborted: %s", record.channel_id,
                             record.id, error)
