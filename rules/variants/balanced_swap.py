@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import cast
 
 import chess
 
@@ -127,24 +126,78 @@ def _promoted(piece: chess.Piece, square: int, choice: int | None) -> chess.Piec
     return chess.Piece(choice, piece.color) if choice and promotes(piece, square) else piece
 
 
+# Swap x/y (with its promotion) -> its text and part, made once per process: a middlegame lists
+# about a thousand swaps, almost all seen before.
+_SWAP_PARTS: dict[tuple[int, int, int | None], tuple[str, Swap]] = {}
+
+
+def _swap_part(x: int, y: int, choice: int | None) -> tuple[str, Swap]:
+    found = _SWAP_PARTS.get((x, y, choice))
+    if found is None:
+        found = _SWAP_PARTS[(x, y, choice)] = (
+            f"{chess.SQUARE_NAMES[x]}/{chess.SQUARE_NAMES[y]}{chess.piece_symbol(choice) if choice else ''}",
+            Swap(x, y, choice))
+    return found
+
+
+def _pawn_patterns() -> tuple[list[list[int]], list[list[int]]]:
+    """A pawn's swap pattern by colour and square, as `swap_pattern` finds it: `near` (its forward
+    diagonals and step) always, and `far` (its double step's square; 0 where it has none) when
+    the step's square is empty."""
+    near, far = [[0] * 64, [0] * 64], [[0] * 64, [0] * 64]
+    for colour in chess.COLORS:
+        step = 8 if colour == chess.WHITE else -8
+        for square in chess.SQUARES:
+            near[colour][square] = chess.BB_PAWN_ATTACKS[colour][square]
+            ahead = square + step
+            if 0 <= ahead < 64:
+                near[colour][square] |= chess.BB_SQUARES[ahead]
+                rank = chess.square_rank(square) if colour == chess.WHITE else 7 - chess.square_rank(square)
+                if rank <= 1:
+                    far[colour][square] = chess.BB_SQUARES[ahead + step]
+    return near, far
+
+
+_PAWN_NEAR, _PAWN_FAR = _pawn_patterns()
+
+
 def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> dict[str, SwapTurn]:
     """Every complete turn beginning with `regular` (work: a copy of `board`, left unchanged).
 
     The same as `swap_pairs` + `swap_versions`, written flat over bitboards: this is the hot loop
-    of the variant (about a thousand turns in a middlegame)."""
+    of the variant (about a thousand turns in a middlegame). Bits are read with `bb & -bb` rather
+    than `chess.scan_forward` (a generator per man costs more than the loop's work)."""
     mover = board.turn
     work.push(regular)
     try:
         occupied = work.occupied
         mine = work.occupied_co[mover]
-        kinds = cast("dict[int, int]", {sq: work.piece_type_at(sq) for sq in chess.scan_forward(occupied)})
+        kinds = [0] * 64
+        for kind, men in ((chess.PAWN, work.pawns), (chess.KNIGHT, work.knights), (chess.BISHOP, work.bishops),
+                          (chess.ROOK, work.rooks), (chess.QUEEN, work.queens), (chess.KING, work.kings)):
+            while men:
+                low = men & -men
+                kinds[low.bit_length() - 1] = kind
+                men ^= low
         king = work.king(mover)
         masks = attack_masks(work, mover, king) if king is not None else None
         pairs: dict[tuple[int, int], tuple[int, int]] = {}
-        for x in chess.scan_forward(mine):
+        rank_attacks, rank_masks = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+        file_attacks, file_masks = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
+        diag_attacks, diag_masks = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+        pawn_near, pawn_far = _PAWN_NEAR[mover], _PAWN_FAR[mover]
+        step = 8 if mover == chess.WHITE else -8
+        swap_parts = _SWAP_PARTS
+        men = mine
+        while men:
+            low = men & -men
+            men ^= low
+            x = low.bit_length() - 1
             a = kinds[x]
             if a == chess.PAWN:
-                pattern = swap_pattern(work, x)
+                pattern = pawn_near[x]
+                if pawn_far[x] and not occupied & chess.BB_SQUARES[x + step]:
+                    pattern |= pawn_far[x]
             elif a == chess.KNIGHT:
                 pattern = chess.BB_KNIGHT_ATTACKS[x]
             elif a == chess.KING:
@@ -152,18 +205,21 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
             else:
                 pattern = 0
                 if a != chess.BISHOP:
-                    pattern |= (chess.BB_RANK_ATTACKS[x][chess.BB_RANK_MASKS[x] & occupied]
-                                | chess.BB_FILE_ATTACKS[x][chess.BB_FILE_MASKS[x] & occupied])
+                    pattern |= (rank_attacks[x][rank_masks[x] & occupied]
+                                | file_attacks[x][file_masks[x] & occupied])
                 if a != chess.ROOK:
-                    pattern |= chess.BB_DIAG_ATTACKS[x][chess.BB_DIAG_MASKS[x] & occupied]
-            for y in chess.scan_forward(pattern & occupied):
-                if kinds[y] == a and mine & chess.BB_SQUARES[y]:
-                    continue
+                    pattern |= diag_attacks[x][diag_masks[x] & occupied]
+            others = pattern & occupied
+            while others:
+                bit = others & -others
+                others ^= bit
+                if mine & bit and kinds[bit.bit_length() - 1] == a:
+                    continue   # like for like changes nothing (rules card)
+                y = bit.bit_length() - 1
                 key = (x, y) if x < y else (y, x)
                 pairs[key] = key if key in pairs else (x, y)
         step_part = Step(regular)
         head = regular.uci() + " "
-        names = chess.SQUARE_NAMES
         out: dict[str, SwapTurn] = {}
         last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
         white = work.occupied_co[chess.WHITE]
@@ -190,17 +246,24 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
                         choices = [c for c in PROMOTIONS if not reach[c] & old_bb]
                     else:
                         choices = [] if reach[other] & old_bb else [None]
+            elif not promoting:
+                # no promotion: the plain swap, unless it uncovers an attack on the king
+                if (not mine & by and masks[ty] & bx) or (not mine & bx and masks[tx] & by):
+                    continue
+                text, part = swap_parts.get((x, y, None)) or _swap_part(x, y, None)
+                out[head + text] = (step_part, part)
+                continue
             else:
                 choices = []
-                for choice in (PROMOTIONS if promoting else (None,)):
-                    at_x = choice if choice and ty == chess.PAWN and promoting and bx & (last_white if white & by else last_black) else ty
-                    at_y = choice if choice and tx == chess.PAWN and promoting and by & (last_white if white & bx else last_black) else tx
+                for piece in PROMOTIONS:
+                    at_x = piece if ty == chess.PAWN and bx & (last_white if white & by else last_black) else ty
+                    at_y = piece if tx == chess.PAWN and by & (last_white if white & bx else last_black) else tx
                     if (not mine & by and masks[at_x] & bx) or (not mine & bx and masks[at_y] & by):
                         continue
-                    choices.append(choice)
+                    choices.append(piece)
             for choice in choices:
-                text = f"{names[x]}/{names[y]}{chess.piece_symbol(choice) if choice else ''}"
-                out[head + text] = (step_part, Swap(x, y, choice))
+                text, part = _swap_part(x, y, choice)
+                out[head + text] = (step_part, part)
         return out
     finally:
         work.pop()
