@@ -545,7 +545,12 @@ class PositionGame(Game, Generic[T]):
         if not self._turns:
             return ""
         before = self._positions[-1]
-        return self.variant.label(before, self._turns[-1], self.variant.turns(before)) + self._check_mark()
+        return self.variant.label(before, self._turns[-1], self._turns_before()) + self._check_mark()
+
+    def _turns_before(self) -> dict[str, T]:
+        """The legal turns of the position before the last turn (usually still cached: they judged it)."""
+        turns: dict[str, T] | None = self._memo[-2].get("turns") if len(self._memo) >= 2 else None
+        return self.variant.turns(self._positions[-1]) if turns is None else turns
 
     def describe_move(self, move: str) -> str:
         turns = self.turns()
@@ -556,7 +561,7 @@ class PositionGame(Game, Generic[T]):
         if not self._turns:
             return ""
         before, last = self._positions[-1], self._turns[-1]
-        words, mark = self.variant.describe(before, last, self.variant.turns(before)), self._check_mark()
+        words, mark = self.variant.describe(before, last, self._turns_before()), self._check_mark()
         if not mark or isinstance(last[-1], Step):
             return words + mark   # "Nf3+", "mirrors e2 to d2, then Bb6+"
         return words + (", checkmate" if mark == "#" else ", check")
