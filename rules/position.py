@@ -350,8 +350,14 @@ class PartsVariant(Generic[T]):
             raise NotImplementedError(type(part).__name__)
 
     # -- typed turns ------------------------------------------------------------------------------
+    # the last position's spellings: what a player types is read against the same listing again and again
+    _spelt: tuple[Position, Mapping[str, Turn], dict[str, set[str]]] | None = None
+
     def step_spellings(self, position: Position, turns: Mapping[str, T]) -> dict[str, set[str]]:
         """Normalised spellings (SAN and piece-letter forms) -> canonical step texts."""
+        last = self._spelt
+        if last is not None and last[0] is position and last[1] is turns:
+            return last[2]
         board = position.board
         moves = {t[0].move for t in turns.values() if isinstance(t[0], Step)}
         listed = list(moves)
@@ -366,6 +372,7 @@ class PartsVariant(Generic[T]):
                 keys |= {letter + to + promo, letter + frm + to + promo}
             for key in keys:
                 found.setdefault(key, set()).add(move.uci())
+        self._spelt = (position, turns, found)
         return found
 
     def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
