@@ -127,8 +127,9 @@ def _promoted(piece: chess.Piece, square: int, choice: int | None) -> chess.Piec
 
 
 # Swap x/y (with its promotion) -> its text and part, made once per process: a middlegame lists
-# about a thousand swaps, almost all seen before.
+# about a thousand swaps, almost all seen before. Swaps without a promotion by x * 64 + y.
 _SWAP_PARTS: dict[tuple[int, int, int | None], tuple[str, Swap]] = {}
+_PLAIN_SWAPS: list[tuple[str, Swap] | None] = [None] * 4096
 
 
 def _swap_part(x: int, y: int, choice: int | None) -> tuple[str, Swap]:
@@ -137,6 +138,8 @@ def _swap_part(x: int, y: int, choice: int | None) -> tuple[str, Swap]:
         found = _SWAP_PARTS[(x, y, choice)] = (
             f"{chess.SQUARE_NAMES[x]}/{chess.SQUARE_NAMES[y]}{chess.piece_symbol(choice) if choice else ''}",
             Swap(x, y, choice))
+        if choice is None:
+            _PLAIN_SWAPS[x * 64 + y] = found
     return found
 
 
@@ -165,8 +168,10 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
     """Every complete turn beginning with `regular` (work: a copy of `board`, left unchanged).
 
     The same as `swap_pairs` + `swap_versions`, written flat over bitboards: this is the hot loop
-    of the variant (about a thousand turns in a middlegame). Bits are read with `bb & -bb` rather
-    than `chess.scan_forward` (a generator per man costs more than the loop's work)."""
+    of the variant (about a thousand turns in a middlegame). Each swap is met from the mover's man
+    x whose pattern holds y, x in square order; a swap of two of the mover's men is met again from
+    y when x is in y's pattern too, and only its first meeting counts. Bits are read with
+    `bb & -bb` rather than `chess.scan_forward` (a generator per man costs more than the loop)."""
     mover = board.turn
     work.push(regular)
     try:
@@ -181,89 +186,87 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> di
                 men ^= low
         king = work.king(mover)
         masks = attack_masks(work, mover, king) if king is not None else None
-        pairs: dict[tuple[int, int], tuple[int, int]] = {}
+        PAWN, KNIGHT, BISHOP, ROOK, KING = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.KING
         rank_attacks, rank_masks = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
         file_attacks, file_masks = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
         diag_attacks, diag_masks = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+        knight_attacks, king_attacks = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
         pawn_near, pawn_far = _PAWN_NEAR[mover], _PAWN_FAR[mover]
         step = 8 if mover == chess.WHITE else -8
-        swap_parts = _SWAP_PARTS
-        men = mine
-        while men:
-            low = men & -men
-            men ^= low
-            x = low.bit_length() - 1
-            a = kinds[x]
-            if a == chess.PAWN:
-                pattern = pawn_near[x]
-                if pawn_far[x] and not occupied & chess.BB_SQUARES[x + step]:
-                    pattern |= pawn_far[x]
-            elif a == chess.KNIGHT:
-                pattern = chess.BB_KNIGHT_ATTACKS[x]
-            elif a == chess.KING:
-                pattern = chess.BB_KING_ATTACKS[x]
-            else:
-                pattern = 0
-                if a != chess.BISHOP:
-                    pattern |= (rank_attacks[x][rank_masks[x] & occupied]
-                                | file_attacks[x][file_masks[x] & occupied])
-                if a != chess.ROOK:
-                    pattern |= diag_attacks[x][diag_masks[x] & occupied]
-            others = pattern & occupied
-            while others:
-                bit = others & -others
-                others ^= bit
-                if mine & bit and kinds[bit.bit_length() - 1] == a:
-                    continue   # like for like changes nothing (rules card)
-                y = bit.bit_length() - 1
-                key = (x, y) if x < y else (y, x)
-                pairs[key] = key if key in pairs else (x, y)
+        plain = _PLAIN_SWAPS
+        white = work.occupied_co[chess.WHITE]
+        last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
+        patterns = [0] * 64
         step_part = Step(regular)
         head = regular.uci() + " "
         out: dict[str, SwapTurn] = {}
-        last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
-        white = work.occupied_co[chess.WHITE]
-        for x, y in pairs.values():
-            tx, ty = kinds[x], kinds[y]
-            bx, by = chess.BB_SQUARES[x], chess.BB_SQUARES[y]
-            # a pawn promotes when it lands on its last rank
-            promoting = ((tx == chess.PAWN and by & (last_white if white & bx else last_black))
-                         or (ty == chess.PAWN and bx & (last_white if white & by else last_black)))
-            if masks is None:
-                choices = swap_versions(work, mover, x, y)
-            elif (tx == chess.KING and mine & bx) or (ty == chess.KING and mine & by):
-                # The king changes square; occupancy does not. Enemy men elsewhere attack its new
-                # square as they do now; the other man, now on the king's old square, may too.
-                new, old, other, other_bb = (y, x, ty, by) if tx == chess.KING and mine & bx else (x, y, tx, bx)
-                if work.attackers_mask(not mover, new) & ~chess.BB_SQUARES[new]:
-                    continue
-                if mine & other_bb:
-                    choices = list(PROMOTIONS) if promoting else [None]
-                else:
-                    reach = attack_masks(work, mover, new)
-                    old_bb = chess.BB_SQUARES[old]
-                    if other == chess.PAWN and old_bb & (last_white if white & other_bb else last_black):
-                        choices = [c for c in PROMOTIONS if not reach[c] & old_bb]
-                    else:
-                        choices = [] if reach[other] & old_bb else [None]
-            elif not promoting:
-                # no promotion: the plain swap, unless it uncovers an attack on the king
-                if (not mine & by and masks[ty] & bx) or (not mine & bx and masks[tx] & by):
-                    continue
-                text, part = swap_parts.get((x, y, None)) or _swap_part(x, y, None)
-                out[head + text] = (step_part, part)
-                continue
+        men = mine
+        while men:
+            bx = men & -men
+            men ^= bx
+            x = bx.bit_length() - 1
+            tx = kinds[x]
+            if tx == PAWN:
+                pattern = pawn_near[x]
+                if pawn_far[x] and not occupied & chess.BB_SQUARES[x + step]:
+                    pattern |= pawn_far[x]
+            elif tx == KNIGHT:
+                pattern = knight_attacks[x]
+            elif tx == KING:
+                pattern = king_attacks[x]
             else:
-                choices = []
-                for piece in PROMOTIONS:
-                    at_x = piece if ty == chess.PAWN and bx & (last_white if white & by else last_black) else ty
-                    at_y = piece if tx == chess.PAWN and by & (last_white if white & bx else last_black) else tx
-                    if (not mine & by and masks[at_x] & bx) or (not mine & bx and masks[at_y] & by):
+                pattern = 0
+                if tx != BISHOP:
+                    pattern |= rank_attacks[x][rank_masks[x] & occupied] | file_attacks[x][file_masks[x] & occupied]
+                if tx != ROOK:
+                    pattern |= diag_attacks[x][diag_masks[x] & occupied]
+            patterns[x] = pattern
+            others = pattern & occupied
+            while others:
+                by = others & -others
+                others ^= by
+                y = by.bit_length() - 1
+                ty = kinds[y]
+                if mine & by and (ty == tx or (y < x and patterns[y] & bx)):
+                    continue   # like for like changes nothing (rules card); or met already from y
+                # a pawn promotes when it lands on its last rank
+                promoting = ((tx == PAWN and by & (last_white if white & bx else last_black))
+                             or (ty == PAWN and bx & (last_white if white & by else last_black)))
+                if masks is None:
+                    choices = swap_versions(work, mover, x, y)
+                elif tx == KING or (ty == KING and mine & by):
+                    # The king changes square; occupancy does not. Enemy men elsewhere attack its new
+                    # square as they do now; the other man, now on the king's old square, may too.
+                    new, old, other, other_bb = (y, x, ty, by) if tx == KING else (x, y, tx, bx)
+                    if work.attackers_mask(not mover, new) & ~chess.BB_SQUARES[new]:
                         continue
-                    choices.append(piece)
-            for choice in choices:
-                text, part = _swap_part(x, y, choice)
-                out[head + text] = (step_part, part)
+                    if mine & other_bb:
+                        choices = list(PROMOTIONS) if promoting else [None]
+                    else:
+                        reach = attack_masks(work, mover, new)
+                        old_bb = chess.BB_SQUARES[old]
+                        if other == PAWN and old_bb & (last_white if white & other_bb else last_black):
+                            choices = [c for c in PROMOTIONS if not reach[c] & old_bb]
+                        else:
+                            choices = [] if reach[other] & old_bb else [None]
+                elif not promoting:
+                    # no promotion: the plain swap, unless it uncovers an attack on the king
+                    if not mine & by and masks[ty] & bx:
+                        continue
+                    found = plain[x * 64 + y] or _swap_part(x, y, None)
+                    out[head + found[0]] = (step_part, found[1])
+                    continue
+                else:
+                    choices = []
+                    for piece in PROMOTIONS:
+                        at_x = piece if ty == PAWN and bx & (last_white if white & by else last_black) else ty
+                        at_y = piece if tx == PAWN and by & (last_white if white & bx else last_black) else tx
+                        if (not mine & by and masks[at_x] & bx) or (not mine & bx and masks[at_y] & by):
+                            continue
+                        choices.append(piece)
+                for choice in choices:
+                    text, part = _swap_part(x, y, choice)
+                    out[head + text] = (step_part, part)
         return out
     finally:
         work.pop()
