@@ -467,6 +467,11 @@ def board_men(board: chess.Board, white: int | None = None, hands: tuple[str, st
     return Men(8, 8, {letter: (squares & mine, squares & theirs) for letter, squares in kinds.items() if squares}, hands)
 
 
+def takes_en_passant(board: chess.Board, turns: Mapping[str, Turn]) -> bool:
+    """Does a legal turn here take en passant (a step onto the board's en passant square)?"""
+    return any(isinstance(t[0], Step) and board.is_en_passant(t[0].move) for t in turns.values())
+
+
 class PositionGame(Game, Generic[T]):
     """A game of any `PartsVariant`: a stack of immutable positions."""
 
@@ -477,6 +482,7 @@ class PositionGame(Game, Generic[T]):
         self.position = variant.load(fen if fen is not None else variant.setup(seed))
         self._positions: list[Position] = []
         self._turns: list[T] = []
+        self._listed: tuple[Position, dict[str, T]] | None = None   # turns `_key` worked out, for `turns()`
         self._keys: list[RepetitionKey] = [self._key(self.position)]   # repetition key of each position played through
         self._seen: Counter[RepetitionKey] = Counter(self._keys)
 
@@ -492,16 +498,17 @@ class PositionGame(Game, Generic[T]):
         board = position.board
         if board.ep_square is None:
             return key
-        if any(isinstance(t[0], Step) and board.is_en_passant(t[0].move) for t in self.variant.turns(position).values()):
-            return key
-        return position.key_without_en_passant()
+        self._listed = (position, self.variant.turns(position))
+        return key if takes_en_passant(board, self._listed[1]) else position.key_without_en_passant()
 
     def turns(self) -> dict[str, T]:
         """Every legal turn here, canonical text -> parts (cached per position)."""
         memo = self._memo[-1]
         turns: dict[str, T] | None = memo.get("turns")
         if turns is None:
-            turns = memo["turns"] = self.variant.turns(self.position)
+            listed = self._listed
+            turns = memo["turns"] = (listed[1] if listed is not None and listed[0] is self.position
+                                     else self.variant.turns(self.position))
         return turns
 
     def after(self, move: str) -> Position:
@@ -590,7 +597,9 @@ class PositionGame(Game, Generic[T]):
         fields = text.split(" ")
         if len(fields) < 4:
             return text
-        takes = any(isinstance(turn[0], Step) and board.is_en_passant(turn[0].move) for turn in self.turns().values())
+        takes = self.memo.get("takes_ep")
+        if takes is None:
+            takes = self.memo["takes_ep"] = takes_en_passant(board, self.turns())
         fields[3] = chess.square_name(board.ep_square) if takes else "-"
         return " ".join(fields)
 
