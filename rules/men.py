@@ -222,6 +222,11 @@ class MenTable:
         self._atoms = {letter: [_CompiledAtom(a) for a in man.atoms()] for letter, man in men.items()}
         self._types = {letter: chess.PIECE_SYMBOLS.index(letter) for letter in men}
         self._bound = {letter for letter, man in men.items() if man.colour_bound}
+        # for `attackers`, per man: its kind, whether it is colour-bound, and its capturing atoms,
+        # each with whether it is lame or initial-only (those hits are confirmed from the man)
+        self._capturers = [(self._types[letter], letter in self._bound,
+                            [(atom, atom.lame or atom.initial) for atom in atoms if atom.capture])
+                           for letter, atoms in self._atoms.items()]
 
     def letter_of(self, piece_type: int) -> str:
         return chess.piece_symbol(piece_type)
@@ -247,22 +252,23 @@ class MenTable:
         """Men of `colour` that attack `square` (inside its region)."""
         area = self.region(square)
         occupied = board.occupied & area
+        ours = board.occupied_co[colour] & area
+        kinds = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
         found = unsure = 0
-        for letter, atoms in self._atoms.items():
-            mine = board.pieces_mask(self._types[letter], colour) & area
+        for kind, bound, atoms in self._capturers:
+            mine = kinds[kind] & ours
             if not mine:
                 continue
-            if letter in self._bound:
+            if bound:
                 unsure |= mine   # confirmed from the man below, like lame patterns
                 continue
-            for atom in atoms:
-                if atom.capture:
-                    # the pattern seen from the target, as a man of the other colour (point reflection)
-                    hits = atom.targets(square, not colour, occupied) & mine
-                    if atom.lame or atom.initial:
-                        unsure |= hits
-                    else:
-                        found |= hits
+            for atom, uncertain in atoms:
+                # the pattern seen from the target, as a man of the other colour (point reflection)
+                hits = atom.targets(square, not colour, occupied) & mine
+                if uncertain:
+                    unsure |= hits
+                else:
+                    found |= hits
         for sq in chess.scan_forward(unsure & ~found):
             # lame or initial-only patterns are not symmetric under reflection: confirm from the man
             if self.reach(board, sq, man_at(board, sq))[1] & chess.BB_SQUARES[square]:

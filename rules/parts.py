@@ -26,7 +26,16 @@ def colour_of(turn: bool) -> str:
 
 
 # What makes two positions the same: men, side to move, castling rights, en passant, hands, extra state.
-RepetitionKey = tuple[str, chess.Color, chess.Bitboard, chess.Square | None, tuple[str, str], Hashable]
+# The men are their bitboards (pawns ... kings, then each colour's squares): equal exactly when the
+# boards' FEN placement is, without writing it out on every turn.
+Placement = tuple[chess.Bitboard, chess.Bitboard, chess.Bitboard, chess.Bitboard, chess.Bitboard, chess.Bitboard,
+                  chess.Bitboard, chess.Bitboard]
+RepetitionKey = tuple[Placement, chess.Color, chess.Bitboard, chess.Square | None, tuple[str, str], Hashable]
+
+
+def placement(b: chess.Board) -> Placement:
+    return (b.pawns, b.knights, b.bishops, b.rooks, b.queens, b.kings, b.occupied_co[chess.WHITE],
+            b.occupied_co[chess.BLACK])
 
 
 @dataclass(frozen=True)
@@ -51,11 +60,11 @@ class Position:
 
     def key(self) -> RepetitionKey:
         b = self.board
-        return (b.board_fen(), b.turn, b.castling_rights, b.ep_square, self.hands, self.extra)
+        return (placement(b), b.turn, b.castling_rights, b.ep_square, self.hands, self.extra)
 
     def key_without_en_passant(self) -> RepetitionKey:
         b = self.board
-        return (b.board_fen(), b.turn, b.castling_rights, None, self.hands, self.extra)
+        return (placement(b), b.turn, b.castling_rights, None, self.hands, self.extra)
 
     def edit(self) -> chess.Board:
         """A fresh copy of the board (no move stack) to build the next position on."""

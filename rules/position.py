@@ -350,8 +350,14 @@ class PartsVariant(Generic[T]):
             raise NotImplementedError(type(part).__name__)
 
     # -- typed turns ------------------------------------------------------------------------------
+    # the last position's spellings: what a player types is read against the same listing again and again
+    _spelt: tuple[Position, Mapping[str, Turn], dict[str, set[str]]] | None = None
+
     def step_spellings(self, position: Position, turns: Mapping[str, T]) -> dict[str, set[str]]:
         """Normalised spellings (SAN and piece-letter forms) -> canonical step texts."""
+        last = self._spelt
+        if last is not None and last[0] is position and last[1] is turns:
+            return last[2]
         board = position.board
         moves = {t[0].move for t in turns.values() if isinstance(t[0], Step)}
         listed = list(moves)
@@ -366,6 +372,7 @@ class PartsVariant(Generic[T]):
                 keys |= {letter + to + promo, letter + frm + to + promo}
             for key in keys:
                 found.setdefault(key, set()).add(move.uci())
+        self._spelt = (position, turns, found)
         return found
 
     def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
@@ -460,6 +467,11 @@ def board_men(board: chess.Board, white: int | None = None, hands: tuple[str, st
     return Men(8, 8, {letter: (squares & mine, squares & theirs) for letter, squares in kinds.items() if squares}, hands)
 
 
+def takes_en_passant(board: chess.Board, turns: Mapping[str, Turn]) -> bool:
+    """Does a legal turn here take en passant (a step onto the board's en passant square)?"""
+    return any(isinstance(t[0], Step) and board.is_en_passant(t[0].move) for t in turns.values())
+
+
 class PositionGame(Game, Generic[T]):
     """A game of any `PartsVariant`: a stack of immutable positions."""
 
@@ -470,6 +482,7 @@ class PositionGame(Game, Generic[T]):
         self.position = variant.load(fen if fen is not None else variant.setup(seed))
         self._positions: list[Position] = []
         self._turns: list[T] = []
+        self._listed: tuple[Position, dict[str, T]] | None = None   # turns `_key` worked out, for `turns()`
         self._keys: list[RepetitionKey] = [self._key(self.position)]   # repetition key of each position played through
         self._seen: Counter[RepetitionKey] = Counter(self._keys)
 
@@ -485,16 +498,17 @@ class PositionGame(Game, Generic[T]):
         board = position.board
         if board.ep_square is None:
             return key
-        if any(isinstance(t[0], Step) and board.is_en_passant(t[0].move) for t in self.variant.turns(position).values()):
-            return key
-        return position.key_without_en_passant()
+        self._listed = (position, self.variant.turns(position))
+        return key if takes_en_passant(board, self._listed[1]) else position.key_without_en_passant()
 
     def turns(self) -> dict[str, T]:
         """Every legal turn here, canonical text -> parts (cached per position)."""
         memo = self._memo[-1]
         turns: dict[str, T] | None = memo.get("turns")
         if turns is None:
-            turns = memo["turns"] = self.variant.turns(self.position)
+            listed = self._listed
+            turns = memo["turns"] = (listed[1] if listed is not None and listed[0] is self.position
+                                     else self.variant.turns(self.position))
         return turns
 
     def after(self, move: str) -> Position:
@@ -545,7 +559,12 @@ class PositionGame(Game, Generic[T]):
         if not self._turns:
             return ""
         before = self._positions[-1]
-        return self.variant.label(before, self._turns[-1], self.variant.turns(before)) + self._check_mark()
+        return self.variant.label(before, self._turns[-1], self._turns_before()) + self._check_mark()
+
+    def _turns_before(self) -> dict[str, T]:
+        """The legal turns of the position before the last turn (usually still cached: they judged it)."""
+        turns: dict[str, T] | None = self._memo[-2].get("turns") if len(self._memo) >= 2 else None
+        return self.variant.turns(self._positions[-1]) if turns is None else turns
 
     def describe_move(self, move: str) -> str:
         turns = self.turns()
@@ -556,7 +575,7 @@ class PositionGame(Game, Generic[T]):
         if not self._turns:
             return ""
         before, last = self._positions[-1], self._turns[-1]
-        words, mark = self.variant.describe(before, last, self.variant.turns(before)), self._check_mark()
+        words, mark = self.variant.describe(before, last, self._turns_before()), self._check_mark()
         if not mark or isinstance(last[-1], Step):
             return words + mark   # "Nf3+", "mirrors e2 to d2, then Bb6+"
         return words + (", checkmate" if mark == "#" else ", check")
@@ -578,7 +597,9 @@ class PositionGame(Game, Generic[T]):
         fields = text.split(" ")
         if len(fields) < 4:
             return text
-        takes = any(isinstance(turn[0], Step) and board.is_en_passant(turn[0].move) for turn in self.turns().values())
+        takes = self.memo.get("takes_ep")
+        if takes is None:
+            takes = self.memo["takes_ep"] = takes_en_passant(board, self.turns())
         fields[3] = chess.square_name(board.ep_square) if takes else "-"
         return " ".join(fields)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import cast
+from typing import NamedTuple
 
 import chess
 
@@ -77,7 +77,11 @@ def swap_pairs(board: chess.Board, mover: bool) -> dict[tuple[int, int], tuple[i
 def attack_masks(board: chess.Board, mover: bool, king: int) -> list[int]:
     """Per piece type: the squares from which an enemy man of that type attacks `king`, with the
     board's occupancy (a swap never changes occupancy: both squares are full before and after)."""
-    occupied = board.occupied
+    return occupancy_masks(board.occupied, mover, king)
+
+
+def occupancy_masks(occupied: int, mover: bool, king: int) -> list[int]:
+    """`attack_masks` for the squares `occupied`."""
     straight = (chess.BB_RANK_ATTACKS[king][chess.BB_RANK_MASKS[king] & occupied]
                 | chess.BB_FILE_ATTACKS[king][chess.BB_FILE_MASKS[king] & occupied])
     diagonal = chess.BB_DIAG_ATTACKS[king][chess.BB_DIAG_MASKS[king] & occupied]
@@ -127,83 +131,213 @@ def _promoted(piece: chess.Piece, square: int, choice: int | None) -> chess.Piec
     return chess.Piece(choice, piece.color) if choice and promotes(piece, square) else piece
 
 
-def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board) -> dict[str, SwapTurn]:
-    """Every complete turn beginning with `regular` (work: a copy of `board`, left unchanged).
+# Swap x/y (with its promotion) -> its text and part, made once per process: a middlegame lists
+# about a thousand swaps, almost all seen before. Swaps without a promotion by x * 64 + y.
+_SWAP_PARTS: dict[tuple[int, int, int | None], tuple[str, Swap]] = {}
+_PLAIN_SWAPS: list[tuple[str, Swap] | None] = [None] * 4096
+
+
+def _swap_part(x: int, y: int, choice: int | None) -> tuple[str, Swap]:
+    found = _SWAP_PARTS.get((x, y, choice))
+    if found is None:
+        found = _SWAP_PARTS[(x, y, choice)] = (
+            f"{chess.SQUARE_NAMES[x]}/{chess.SQUARE_NAMES[y]}{chess.piece_symbol(choice) if choice else ''}",
+            Swap(x, y, choice))
+        if choice is None:
+            _PLAIN_SWAPS[x * 64 + y] = found
+    return found
+
+
+def _pawn_patterns() -> tuple[list[list[int]], list[list[int]]]:
+    """A pawn's swap pattern by colour and square, as `swap_pattern` finds it: `near` (its forward
+    diagonals and step) always, and `far` (its double step's square; 0 where it has none) when
+    the step's square is empty."""
+    near, far = [[0] * 64, [0] * 64], [[0] * 64, [0] * 64]
+    for colour in chess.COLORS:
+        step = 8 if colour == chess.WHITE else -8
+        for square in chess.SQUARES:
+            near[colour][square] = chess.BB_PAWN_ATTACKS[colour][square]
+            ahead = square + step
+            if 0 <= ahead < 64:
+                near[colour][square] |= chess.BB_SQUARES[ahead]
+                rank = chess.square_rank(square) if colour == chess.WHITE else 7 - chess.square_rank(square)
+                if rank <= 1:
+                    far[colour][square] = chess.BB_SQUARES[ahead + step]
+    return near, far
+
+
+_PAWN_NEAR, _PAWN_FAR = _pawn_patterns()
+
+
+class Men(NamedTuple):
+    """The men of a position as swap_turns reads them: the kind on each square (0: empty), the
+    bitboard of each kind (indexed by kind, [0] unused), and each colour's squares."""
+    kinds: list[int]
+    boards: list[int]
+    white: int
+    black: int
+
+
+def men_of(board: chess.Board) -> Men:
+    boards = [0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings]
+    kinds = [0] * 64
+    for kind in range(1, 7):
+        men = boards[kind]
+        while men:
+            low = men & -men
+            kinds[low.bit_length() - 1] = kind
+            men ^= low
+    return Men(kinds, boards, board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK])
+
+
+def men_after(board: chess.Board, men: Men, regular: chess.Move) -> Men:
+    """The men after the legal FIDE move `regular` (as `board.push` places them: a capture, en
+    passant, castling as the king's two-file step with its rook, a promotion)."""
+    kinds, boards = men.kinds.copy(), men.boards.copy()
+    white, black = men.white, men.black
+    f, t = regular.from_square, regular.to_square
+    bf, bt = chess.BB_SQUARES[f], chess.BB_SQUARES[t]
+    kind = kinds[f]
+    moved = bf | bt
+    taken = kinds[t]
+    if taken:
+        boards[taken] ^= bt
+    elif kind == chess.PAWN and (t - f) % 8:   # a pawn's diagonal step to an empty square: en passant
+        square = t - 8 if board.turn == chess.WHITE else t + 8
+        boards[chess.PAWN] ^= chess.BB_SQUARES[square]
+        kinds[square] = 0
+        taken = chess.PAWN
+        if board.turn == chess.WHITE:
+            black ^= chess.BB_SQUARES[square]
+        else:
+            white ^= chess.BB_SQUARES[square]
+    new = regular.promotion or kind
+    boards[kind] ^= bf
+    boards[new] |= bt
+    kinds[f], kinds[t] = 0, new
+    if kind == chess.KING and abs(t - f) == 2:   # castling: the rook crosses to the king's other side
+        rook, to = (t + 1, t - 1) if t > f else (t - 2, t + 1)
+        boards[chess.ROOK] ^= chess.BB_SQUARES[rook] | chess.BB_SQUARES[to]
+        kinds[rook], kinds[to] = 0, chess.ROOK
+        moved |= chess.BB_SQUARES[rook] | chess.BB_SQUARES[to]
+    if board.turn == chess.WHITE:
+        white ^= moved
+        black &= ~bt
+    else:
+        black ^= moved
+        white &= ~bt
+    return Men(kinds, boards, white, black)
+
+
+def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board,
+               men: Men | None = None) -> dict[str, SwapTurn]:
+    """Every complete turn beginning with `regular` (work: a copy of `board`, left unchanged; men:
+    `men_of(board)`, when known).
 
     The same as `swap_pairs` + `swap_versions`, written flat over bitboards: this is the hot loop
-    of the variant (about a thousand turns in a middlegame)."""
+    of the variant (about a thousand turns in a middlegame). The men after the regular move are
+    the position's, a few squares changed (`men_after`: no board is pushed). Each swap is met from
+    the mover's man x whose pattern holds y, x in square order; a swap of two of the mover's men
+    is met again from y when x is in y's pattern too, and only its first meeting counts. Bits are
+    read with `bb & -bb` rather than `chess.scan_forward` (a generator per man costs more)."""
     mover = board.turn
-    work.push(regular)
-    try:
-        occupied = work.occupied
-        mine = work.occupied_co[mover]
-        kinds = cast("dict[int, int]", {sq: work.piece_type_at(sq) for sq in chess.scan_forward(occupied)})
-        king = work.king(mover)
-        masks = attack_masks(work, mover, king) if king is not None else None
-        pairs: dict[tuple[int, int], tuple[int, int]] = {}
-        for x in chess.scan_forward(mine):
-            a = kinds[x]
-            if a == chess.PAWN:
-                pattern = swap_pattern(work, x)
-            elif a == chess.KNIGHT:
-                pattern = chess.BB_KNIGHT_ATTACKS[x]
-            elif a == chess.KING:
-                pattern = chess.BB_KING_ATTACKS[x]
-            else:
-                pattern = 0
-                if a != chess.BISHOP:
-                    pattern |= (chess.BB_RANK_ATTACKS[x][chess.BB_RANK_MASKS[x] & occupied]
-                                | chess.BB_FILE_ATTACKS[x][chess.BB_FILE_MASKS[x] & occupied])
-                if a != chess.ROOK:
-                    pattern |= chess.BB_DIAG_ATTACKS[x][chess.BB_DIAG_MASKS[x] & occupied]
-            for y in chess.scan_forward(pattern & occupied):
-                if kinds[y] == a and mine & chess.BB_SQUARES[y]:
-                    continue
-                key = (x, y) if x < y else (y, x)
-                pairs[key] = key if key in pairs else (x, y)
-        step_part = Step(regular)
-        head = regular.uci() + " "
-        names = chess.SQUARE_NAMES
-        out: dict[str, SwapTurn] = {}
-        last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
-        white = work.occupied_co[chess.WHITE]
-        for x, y in pairs.values():
-            tx, ty = kinds[x], kinds[y]
-            bx, by = chess.BB_SQUARES[x], chess.BB_SQUARES[y]
+    step_part = Step(regular)
+    head = regular.uci() + " "
+    out: dict[str, SwapTurn] = {}
+    kinds, boards, white, black = men_after(board, men or men_of(board), regular)
+    mine, theirs = (white, black) if mover == chess.WHITE else (black, white)
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING
+    kings = boards[KING] & mine
+    if not kings:   # no king of the mover's (a set-up may lack one): the plain reading
+        work.push(regular)
+        try:
+            for x, y in swap_pairs(work, mover).values():
+                for choice in swap_versions(work, mover, x, y):
+                    text, part = _swap_part(x, y, choice)
+                    out[head + text] = (step_part, part)
+            return out
+        finally:
+            work.pop()
+    occupied = white | black
+    masks = occupancy_masks(occupied, mover, kings.bit_length() - 1)
+    rank_attacks, rank_masks = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
+    file_attacks, file_masks = chess.BB_FILE_ATTACKS, chess.BB_FILE_MASKS
+    diag_attacks, diag_masks = chess.BB_DIAG_ATTACKS, chess.BB_DIAG_MASKS
+    knight_attacks, king_attacks = chess.BB_KNIGHT_ATTACKS, chess.BB_KING_ATTACKS
+    pawn_near, pawn_far = _PAWN_NEAR[mover], _PAWN_FAR[mover]
+    step = 8 if mover == chess.WHITE else -8
+    plain = _PLAIN_SWAPS
+    last_white, last_black = chess.BB_RANK_8, chess.BB_RANK_1
+    patterns = [0] * 64
+    choices: list[int | None]
+    rest = mine
+    while rest:
+        bx = rest & -rest
+        rest ^= bx
+        x = bx.bit_length() - 1
+        tx = kinds[x]
+        if tx == PAWN:
+            pattern = pawn_near[x]
+            if pawn_far[x] and not occupied & chess.BB_SQUARES[x + step]:
+                pattern |= pawn_far[x]
+        elif tx == KNIGHT:
+            pattern = knight_attacks[x]
+        elif tx == KING:
+            pattern = king_attacks[x]
+        else:
+            pattern = 0
+            if tx != BISHOP:
+                pattern |= rank_attacks[x][rank_masks[x] & occupied] | file_attacks[x][file_masks[x] & occupied]
+            if tx != ROOK:
+                pattern |= diag_attacks[x][diag_masks[x] & occupied]
+        patterns[x] = pattern
+        others = pattern & occupied
+        while others:
+            by = others & -others
+            others ^= by
+            y = by.bit_length() - 1
+            ty = kinds[y]
+            if mine & by and (ty == tx or (y < x and patterns[y] & bx)):
+                continue   # like for like changes nothing (rules card); or met already from y
             # a pawn promotes when it lands on its last rank
-            promoting = ((tx == chess.PAWN and by & (last_white if white & bx else last_black))
-                         or (ty == chess.PAWN and bx & (last_white if white & by else last_black)))
-            if masks is None:
-                choices = swap_versions(work, mover, x, y)
-            elif (tx == chess.KING and mine & bx) or (ty == chess.KING and mine & by):
+            promoting = ((tx == PAWN and by & (last_white if white & bx else last_black))
+                         or (ty == PAWN and bx & (last_white if white & by else last_black)))
+            if tx == KING or (ty == KING and mine & by):
                 # The king changes square; occupancy does not. Enemy men elsewhere attack its new
                 # square as they do now; the other man, now on the king's old square, may too.
-                new, old, other, other_bb = (y, x, ty, by) if tx == chess.KING and mine & bx else (x, y, tx, bx)
-                if work.attackers_mask(not mover, new) & ~chess.BB_SQUARES[new]:
+                new, old, other, other_bb = (y, x, ty, by) if tx == KING else (x, y, tx, bx)
+                reach = occupancy_masks(occupied, mover, new)
+                if theirs & ~chess.BB_SQUARES[new] & (
+                        reach[PAWN] & boards[PAWN] | reach[KNIGHT] & boards[KNIGHT] | reach[KING] & boards[KING]
+                        | reach[BISHOP] & (boards[BISHOP] | boards[QUEEN]) | reach[ROOK] & (boards[ROOK] | boards[QUEEN])):
                     continue
                 if mine & other_bb:
                     choices = list(PROMOTIONS) if promoting else [None]
                 else:
-                    reach = attack_masks(work, mover, new)
                     old_bb = chess.BB_SQUARES[old]
-                    if other == chess.PAWN and old_bb & (last_white if white & other_bb else last_black):
+                    if other == PAWN and old_bb & (last_white if white & other_bb else last_black):
                         choices = [c for c in PROMOTIONS if not reach[c] & old_bb]
                     else:
                         choices = [] if reach[other] & old_bb else [None]
+            elif not promoting:
+                # no promotion: the plain swap, unless it uncovers an attack on the king
+                if not mine & by and masks[ty] & bx:
+                    continue
+                found = plain[x * 64 + y] or _swap_part(x, y, None)
+                out[head + found[0]] = (step_part, found[1])
+                continue
             else:
                 choices = []
-                for choice in (PROMOTIONS if promoting else (None,)):
-                    at_x = choice if choice and ty == chess.PAWN and promoting and bx & (last_white if white & by else last_black) else ty
-                    at_y = choice if choice and tx == chess.PAWN and promoting and by & (last_white if white & bx else last_black) else tx
+                for piece in PROMOTIONS:
+                    at_x = piece if ty == PAWN and bx & (last_white if white & by else last_black) else ty
+                    at_y = piece if tx == PAWN and by & (last_white if white & bx else last_black) else tx
                     if (not mine & by and masks[at_x] & bx) or (not mine & bx and masks[at_y] & by):
                         continue
-                    choices.append(choice)
+                    choices.append(piece)
             for choice in choices:
-                text = f"{names[x]}/{names[y]}{chess.piece_symbol(choice) if choice else ''}"
-                out[head + text] = (step_part, Swap(x, y, choice))
-        return out
-    finally:
-        work.pop()
+                found = (plain[x * 64 + y] if choice is None else None) or _swap_part(x, y, choice)
+                out[head + found[0]] = (step_part, found[1])
+    return out
 
 
 def is_first_turn(board: chess.Board) -> bool:
@@ -233,9 +367,10 @@ class BalancedSwap(PartsVariant[SwapTurn]):
         if is_first_turn(board):
             return {m.uci(): (Step(m),) for m in board.legal_moves}
         work = board.copy(stack=False)
+        men = men_of(board)
         out: dict[str, SwapTurn] = {}
         for regular in board.legal_moves:
-            out.update(swap_turns(board, regular, work))
+            out.update(swap_turns(board, regular, work, men))
         return out
 
     def after(self, position: Position, turn: SwapTurn) -> Position:

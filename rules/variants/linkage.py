@@ -48,6 +48,29 @@ for _sq in chess.SQUARES:
             REACH[_sq] |= chess.BB_SQUARES[_other]
 
 
+# LINE_OF[a][b]: the line (0-3) through squares a and b, -1 where they share none.
+LINE_OF = [[-1] * 64 for _ in chess.SQUARES]
+for _sq in chess.SQUARES:
+    for _line, _sides in enumerate(RAYS[_sq]):
+        for _side in _sides:
+            for _other in _side:
+                LINE_OF[_sq][_other] = _line
+
+
+def landing_squares(king: chess.Square, occupied: int) -> int:
+    """The squares where a man must land to complete a line of four through `king`: within three
+    steps along a line, every square between them and the King full (a move only empties a
+    square, and a line of four is unbroken)."""
+    found = 0
+    for sides in RAYS[king]:
+        for side in sides:
+            for other in side[:LINE_LENGTH - 1]:
+                found |= chess.BB_SQUARES[other]
+                if not occupied & chess.BB_SQUARES[other]:
+                    break
+    return found
+
+
 @dataclasses.dataclass(frozen=True)
 class Threat:
     """A move that would linkage-capture a King, and the four squares of the line it completes."""
@@ -80,11 +103,8 @@ def completed_line(board: chess.Board, move: chess.Move) -> tuple[chess.Square, 
     occupied = (board.occupied & ~chess.BB_SQUARES[move.from_square]) | chess.BB_SQUARES[move.to_square]
     if board.is_en_passant(move):
         occupied &= ~chess.BB_SQUARES[move.to_square + (-8 if board.turn == chess.WHITE else 8)]
-    for line in range(len(LINES)):
-        run = run_through(occupied, move.to_square, line)
-        if len(run) == LINE_LENGTH and king in run:
-            return run
-    return None
+    run = run_through(occupied, move.to_square, LINE_OF[move.to_square][king])   # the one line holding both
+    return run if len(run) == LINE_LENGTH and king in run else None
 
 
 def threats(board: chess.Board) -> Iterator[Threat]:
@@ -94,7 +114,7 @@ def threats(board: chess.Board) -> Iterator[Threat]:
     king = board.king(not board.turn)
     if king is None:
         return
-    for move in board.generate_pseudo_legal_moves(chess.BB_ALL, REACH[king]):
+    for move in board.generate_pseudo_legal_moves(chess.BB_ALL, landing_squares(king, board.occupied)):
         if board.is_castling(move):
             continue
         line = completed_line(board, move)

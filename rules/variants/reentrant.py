@@ -162,11 +162,31 @@ class Reentrant(PartsVariant[ReentrantTurn]):
         return out
 
     def turns(self, position: Position) -> dict[str, ReentrantTurn]:
+        """The candidates after which no monarch of the mover's stands attacked, each tried on one
+        board copy and taken back (the men as `after` places them; hands and the turn do not matter)."""
+        us = position.board.turn
+        work = position.edit()
         out: dict[str, ReentrantTurn] = {}
         for turn in self.candidates(position):
-            after = self.after(position, turn)
-            if not any(self.attacked(after.board, sq) for sq in self.monarchs(after.board, position.board.turn)):
-                out[turn[0].text] = turn
+            part = turn[0]
+            if isinstance(part, Step):
+                move = part.move
+                man, taken = man_at(work, move.from_square), work.piece_at(move.to_square)
+                _take(work, move.from_square)
+                _put(work, move.to_square, man)
+            else:
+                letter = part.letter.upper() if colour_on(us, half(part.square)) == chess.WHITE else part.letter.lower()
+                _put(work, part.square, chess.Piece.from_symbol(letter))
+            if not any(self.attacked(work, sq) for sq in self.monarchs(work, us)):
+                out[part.text] = turn
+            if isinstance(part, Step):
+                _put(work, part.move.from_square, man)
+                if taken is None:
+                    _take(work, part.move.to_square)
+                else:
+                    _put(work, part.move.to_square, taken)
+            else:
+                _take(work, part.square)
         return out
 
     def after(self, position: Position, turn: ReentrantTurn) -> Position:

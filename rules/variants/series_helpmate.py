@@ -32,9 +32,8 @@ def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
         if may_check(series, first) and series.gives_check(first):
             continue                                 # the first of two may not give check (rules card)
         series.push(first)
-        series.push(chess.Move.null())               # P passes again
+        series.turn, series.ep_square = not series.turn, None   # P passes again (pop() restores both)
         mate = mate_in_one(series)
-        series.pop()
         series.pop()
         if mate is not None:
             return first, mate

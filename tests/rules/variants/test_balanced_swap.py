@@ -5,7 +5,7 @@ import chess
 import pytest
 
 import rules
-from rules.variants.balanced_swap import VARIANT
+from rules.variants.balanced_swap import VARIANT, men_after, men_of
 
 from .support import refusal
 
@@ -369,6 +369,22 @@ def test_turns_match_a_brute_force_reading_in_set_positions(fen):
         promo = chess.PIECE_SYMBOLS.index(swap[5]) if len(swap) > 5 else None
         ours.add((regular, frozenset((chess.parse_square(swap[0:2]), chess.parse_square(swap[3:5]))), promo))
     assert ours == brute_force_turns(chess.Board(fen))
+
+
+@pytest.mark.parametrize("fen", [
+    "r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NP1N2/PPPQ1PPP/R3K2R w KQkq - 0 8",    # castling both ways
+    "r3k2r/pppq1ppp/2npbn2/4p3/2B1P3/2NP1N2/PPPQ1PPP/R3K2R b KQkq - 0 8",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",         # en passant
+    "rnbqkbnr/pppp1ppp/8/8/3PpP2/8/PPP1P1PP/RNBQKBNR b KQkq f3 0 3",
+    "1r5k/P5p1/8/8/8/8/1p4P1/R5K1 w - - 0 30",                              # promotions, with a capture
+    "1r5k/P5p1/8/8/8/8/1p4P1/R5K1 b - - 0 30",
+])
+def test_the_men_after_a_regular_move_are_those_python_chess_places(fen):
+    board = chess.Board(fen)
+    for move in board.legal_moves:
+        played = board.copy(stack=False)
+        played.push(move)
+        assert men_after(board, men_of(board), move) == men_of(played), move.uci()
 
 
 def test_a_king_swapping_with_its_own_pawn_promotes_the_pawn():
