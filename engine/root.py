@@ -55,11 +55,10 @@ def think(search: Search) -> Choice:
         if abs(best) > MATE_BOUND:
             break   # a forced win found (or every move loses): looking deeper changes nothing
     if margin and scores and best < MATE_BOUND:
-        # an iteration cut short may have found a better best than the scores kept: then it stands alone
-        near = sorted(m for m, s in scores.items() if s >= best - margin) or [best_move]
+        near = sorted(m for m, s in scores.items() if s >= best - margin)   # `best` is one of `scores`
         seed = zlib.crc32(f"{game.fen()}|{len(game.history)}".encode())
         best_move = random.Random(seed).choice(near)
-        best = scores.get(best_move, best)
+        best = scores[best_move]
     return Choice(best_move, best, depth, search.stats.nodes)
 
 
