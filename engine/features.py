@@ -28,14 +28,6 @@ def last_of(letters: str, penalty: int) -> Feature:
     return _both(lambda seen, side: -penalty if seen.count(side, letters) == 1 else 0)
 
 
-def pawn_race(table: tuple[int, ...]) -> Feature:
-    """Pawns by ranks advanced (Glory's flag on the enemy's second rank, a promotion race)."""
-    def score(seen: Seen, side: str) -> int:
-        pawns = seen.squares(side, "p")
-        return sum(table[min(up, len(table) - 1)] * seen.advanced(side, pawns, up) for up in range(seen.shape.ranks))
-    return _both(score)
-
-
 @reads_fen
 def zoo_kinds(seen: Seen) -> int:
     """Zoo: kinds captured by each side (7th FEN field `pn/-`); four kinds win."""

@@ -89,11 +89,6 @@ def mating_moves(board: chess.Board, moves: Iterable[chess.Move] | None = None, 
             yield move
 
 
-def has_mate_in_one(board: chess.Board, moves: Iterable[chess.Move] | None = None, *,
-                    is_mate: Callable[[chess.Board], bool] = is_fide_mate) -> bool:
-    return next(mating_moves(board, moves, is_mate=is_mate), None) is not None
-
-
 def passed(board: chess.Board) -> chess.Board:
     """A copy with the same men and the other side to move (no en passant): the position in
     which the side that just moved would move again, for "two moves in a row" tests."""
