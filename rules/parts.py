@@ -8,7 +8,7 @@ joined by one space. Hands are written in FEN as crazyhouse does (`[Nb]`).
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -179,6 +179,40 @@ def part_shape(text: str) -> str | None:
         if pattern.fullmatch(text):
             return name
     return None
+
+
+class Listing(Mapping[str, Turn]):
+    """A position's legal turns, worked out part by part on demand (for searches): `firsts`, the
+    first parts by text (one may have no legal completion); `completions(first)`, the whole turns
+    that begin with one, each first part completed once by the variant's own generator. Read as a
+    mapping, it is the whole listing (`whole()`, worked out only then); its truth is whether any
+    turn exists, found by completing first parts in order until one has a turn."""
+
+    def __init__(self, firsts: Sequence[Part], complete: Callable[[Part], Mapping[str, Turn]],
+                 whole: Callable[[], Mapping[str, Turn]]) -> None:
+        self.firsts = {part.text: part for part in firsts}
+        self._complete, self._whole = complete, whole
+        self._done: dict[str, Mapping[str, Turn]] = {}
+        self.known: dict[str, Turn] = {}   # every turn completed so far
+
+    def completions(self, first: str) -> Mapping[str, Turn]:
+        found = self._done.get(first)
+        if found is None:
+            found = self._done[first] = self._complete(self.firsts[first])
+            self.known.update(found)
+        return found
+
+    def __bool__(self) -> bool:
+        return bool(self.known) or any(self.completions(first) for first in self.firsts)
+
+    def __getitem__(self, text: str) -> Turn:
+        return self._whole()[text]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._whole())
+
+    def __len__(self) -> int:
+        return len(self._whole())
 
 
 # -- hands in FEN (crazyhouse convention) --------------------------------------------------------

@@ -51,9 +51,9 @@ own goal (none by default), `judge_no_move` ends the game as `mated` says when n
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, cast
+from typing import Any, Generic, cast
 
 import chess
 
@@ -69,6 +69,7 @@ from .parts import (
     SAN_SHAPE,
     Drop,
     FairyTurn,
+    Listing,
     Mirror,
     Part,
     Pass,
@@ -289,6 +290,12 @@ class PartsVariant(Generic[T]):
 
     def drops(self, position: Position) -> list[Drop]:
         return []
+
+    def split(self, position: Position) -> tuple[Sequence[Part], Callable[[Any], Mapping[str, T]]] | None:
+        """The same turns as `turns`, part by part, for searches: (the first parts, in the listing's
+        order; a function giving the whole turns that begin with one, as `turns` lists them), or
+        None where the variant lists its turns only whole (the default)."""
+        return None
 
     def turns(self, position: Position) -> dict[str, T]:
         """Every complete legal turn, keyed by canonical text (default: from `men`)."""
@@ -528,7 +535,9 @@ class PositionGame(Game, Generic[T]):
         raise IllegalMove(self.variant.explain(self.position, text, turns))
 
     def _apply(self, move: str) -> None:
-        turn = self.turns()[move]
+        listing = self._memo[-1].get("listing")
+        turn = listing.known.get(move) if listing is not None and "turns" not in self._memo[-1] else None
+        turn = self.turns()[move] if turn is None else turn
         self._positions.append(self.position)
         self._turns.append(turn)
         self.position = self.variant.after(self.position, turn)
@@ -540,8 +549,27 @@ class PositionGame(Game, Generic[T]):
         self.position = self._positions.pop()
         self._turns.pop()
 
+    def _listing(self) -> Listing | None:
+        """This position's turns part by part (`PartsVariant.split`), or None where listed only whole."""
+        memo = self._memo[-1]
+        if "listing" not in memo:
+            split = self.variant.split(self.position)
+            memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]),
+                                                                 self.turns)
+        listing: Listing | None = memo["listing"]
+        return listing
+
+    def first_parts(self) -> list[str] | None:
+        listing = self._listing()
+        return None if listing is None else [] if self.outcome is not None else list(listing.firsts)
+
+    def completions(self, first: str) -> list[str]:
+        listing = self._listing()
+        return super().completions(first) if listing is None else list(listing.completions(first))
+
     def _judge(self) -> Outcome | None:
-        return self.variant.judge(Judged(self.position, self.turns(), self._seen[self._keys[-1]],
+        listing = self._listing() if "turns" not in self._memo[-1] else None   # whether a turn exists, not all of them
+        return self.variant.judge(Judged(self.position, self.turns() if listing is None else listing, self._seen[self._keys[-1]],
                                          self._turns[-1] if self._turns else None,
                                          self._positions[-1] if self._positions else None))
 

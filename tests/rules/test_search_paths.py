@@ -48,3 +48,40 @@ def test_play_listed_refuses_an_unlisted_turn_and_changes_nothing():
     with pytest.raises(KeyError):
         game.play_listed("e2e5")
     assert (game.fen(), game.history) == (fen, [])
+
+
+@pytest.mark.parametrize("slug", DUELS)
+def test_turns_listed_part_by_part_are_the_legal_turns_and_play_as_they_do(slug):
+    game, mirror, rng = rules.new_game(slug, seed=1), rules.new_game(slug, seed=1), random.Random(slug)
+    split = False
+    for _ in range(30):
+        firsts = game.first_parts()   # nothing has listed the whole turns here yet
+        if firsts:
+            split = True
+            one = game.completions(rng.choice(firsts))
+            if one:   # a turn played knowing only its own first part's completions
+                game.play_listed(one[0])
+                mirror.play(one[0])
+                assert (game.fen(), game.outcome) == (mirror.fen(), mirror.outcome)
+                game.undo(), mirror.undo()
+            parted = [move for first in firsts for move in game.completions(first)]
+            assert parted == mirror.legal_moves()
+            assert all(move.split(" ")[0] in firsts for move in parted)
+        assert game.outcome == mirror.outcome       # judged without the whole listing where split
+        if mirror.outcome is not None:
+            break
+        move = rng.choice(mirror.legal_moves())
+        game.play_listed(move)
+        mirror.play(move)
+        assert (game.fen(), game.history, game.outcome) == (mirror.fen(), mirror.history, mirror.outcome)
+    assert split == (slug == "balanced-swap")
+
+
+@pytest.mark.parametrize("fen, reason", [
+    ("8/8/8/8/8/8/8/K6k b - - 0 2", "no legal move or swap"),            # king against king: nothing to swap
+    ("7k/6Q1/5K2/8/8/8/8/8 b - - 0 2", "checkmate"),
+])
+def test_a_balanced_swap_side_with_no_whole_turn_loses_when_judged_part_by_part(fen, reason):
+    game = rules.new_game("balanced-swap", fen=fen)
+    assert game.first_parts() == []
+    assert game.outcome is not None and (game.outcome.winner, game.outcome.reason) == (rules.WHITE, reason)
