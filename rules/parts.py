@@ -8,7 +8,7 @@ joined by one space. Hands are written in FEN as crazyhouse does (`[Nb]`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -188,22 +188,36 @@ class Listing(Mapping[str, Turn]):
     mapping, it is the whole listing (`whole()`, worked out only then); its truth is whether any
     turn exists, found by completing first parts in order until one has a turn."""
 
-    def __init__(self, firsts: Sequence[Part], complete: Callable[[Part], Mapping[str, Turn]],
+    def __init__(self, firsts: Iterable[Part], complete: Callable[[Part], Mapping[str, Turn]],
                  whole: Callable[[], Mapping[str, Turn]]) -> None:
-        self.firsts = {part.text: part for part in firsts}
+        self._pending = iter(firsts)   # first parts not listed yet (judging a position needs only one)
+        self._firsts: dict[str, Part] = {}
         self._complete, self._whole = complete, whole
         self._done: dict[str, Mapping[str, Turn]] = {}
         self.known: dict[str, Turn] = {}   # every turn completed so far
 
+    @property
+    def firsts(self) -> dict[str, Part]:
+        for _ in self._each():
+            pass
+        return self._firsts
+
+    def _each(self) -> Iterator[str]:
+        """The first parts' texts in order, listing more only as they are asked for."""
+        yield from list(self._firsts)
+        for part in self._pending:
+            self._firsts[part.text] = part
+            yield part.text
+
     def completions(self, first: str) -> Mapping[str, Turn]:
         found = self._done.get(first)
         if found is None:
-            found = self._done[first] = self._complete(self.firsts[first])
+            found = self._done[first] = self._complete(self._firsts.get(first) or self.firsts[first])
             self.known.update(found)
         return found
 
     def __bool__(self) -> bool:
-        return bool(self.known) or any(self.completions(first) for first in self.firsts)
+        return bool(self.known) or any(self.completions(first) for first in self._each())
 
     def __getitem__(self, text: str) -> Turn:
         return self._whole()[text]

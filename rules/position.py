@@ -51,7 +51,7 @@ own goal (none by default), `judge_no_move` ends the game as `mated` says when n
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, cast
 
@@ -291,9 +291,9 @@ class PartsVariant(Generic[T]):
     def drops(self, position: Position) -> list[Drop]:
         return []
 
-    def split(self, position: Position) -> tuple[Sequence[Part], Callable[[Any], Mapping[str, T]]] | None:
+    def split(self, position: Position) -> tuple[Iterable[Part], Callable[[Any], Mapping[str, T]]] | None:
         """The same turns as `turns`, part by part, for searches: (the first parts, in the listing's
-        order; a function giving the whole turns that begin with one, as `turns` lists them), or
+        order, read only as far as needed; a function giving the whole turns that begin with one, as `turns` lists them), or
         None where the variant lists its turns only whole (the default)."""
         return None
 
@@ -500,11 +500,16 @@ class PositionGame(Game, Generic[T]):
     def _key(self, position: Position) -> RepetitionKey:
         """What makes two positions the same for repetition: `position.key()`, less an en passant
         square where no legal turn takes en passant (FIDE: the same position has the same moves).
-        Only a position just after a double step pays for working out its turns here."""
+        Only a position just after a double step pays for working out its turns (or, where they are
+        listed part by part, those that begin by taking en passant) here."""
         key = position.key()
         board = position.board
         if board.ep_square is None:
             return key
+        split = self.variant.split(position)
+        if split is not None:   # only the turns that begin by taking en passant
+            takes = any(isinstance(first, Step) and board.is_en_passant(first.move) and split[1](first) for first in split[0])
+            return key if takes else position.key_without_en_passant()
         self._listed = (position, self.variant.turns(position))
         return key if takes_en_passant(board, self._listed[1]) else position.key_without_en_passant()
 

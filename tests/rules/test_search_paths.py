@@ -6,6 +6,7 @@ import pytest
 
 import rules
 from rules.core import Game
+from rules.position import PositionGame, takes_en_passant
 
 DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
 
@@ -74,7 +75,16 @@ def test_turns_listed_part_by_part_are_the_legal_turns_and_play_as_they_do(slug)
         game.play_listed(move)
         mirror.play(move)
         assert (game.fen(), game.history, game.outcome) == (mirror.fen(), mirror.history, mirror.outcome)
+        if isinstance(game, PositionGame):
+            assert game._keys[-1] == repetition_key(game)
     assert split == (slug == "balanced-swap")
+
+
+def repetition_key(game):
+    """FIDE's: the position, its en passant square only where a legal turn takes there (from the whole listing)."""
+    position = game.position
+    takes = takes_en_passant(position.board, game.variant.turns(position))
+    return position.key() if takes else position.key_without_en_passant()
 
 
 @pytest.mark.parametrize("fen, reason", [
@@ -85,3 +95,14 @@ def test_a_balanced_swap_side_with_no_whole_turn_loses_when_judged_part_by_part(
     game = rules.new_game("balanced-swap", fen=fen)
     assert game.first_parts() == []
     assert game.outcome is not None and (game.outcome.winner, game.outcome.reason) == (rules.WHITE, reason)
+
+
+@pytest.mark.parametrize("fen, kept", [
+    ("r3k3/3p4/8/4P3/8/8/8/6KR b - - 0 2", True),     # e5xd6 en passant, then a swap: a turn takes there
+    ("r3k3/3p4/8/8/4P3/8/8/6KR b - - 0 2", False),    # no pawn beside d5
+])
+def test_a_double_step_keeps_its_en_passant_square_for_repetition_only_where_a_turn_takes_there(fen, kept):
+    game = rules.new_game("balanced-swap", fen=fen)
+    game.play_listed("d7d5 a8/e8")
+    assert game.position.board.ep_square is not None
+    assert (game._keys[-1][3] is not None, game._keys[-1]) == (kept, repetition_key(game))
