@@ -117,7 +117,8 @@ class Search:
     def static(self, key: Key) -> int:
         score = self.scores.get(key)
         if score is None:
-            turns = len(self.game.legal_moves()) if self.profile.mobility else 0
+            firsts = self.game.first_parts() if self.profile.mobility else None   # counted, where listed part by part
+            turns = len(self.game.legal_moves()) if firsts is None and self.profile.mobility else len(firsts or ())
             score = self.scores[key] = evaluate(self.look(key), self.profile, turns)
         return score
 
@@ -185,7 +186,7 @@ class Search:
         left = WIDE
         for first in sorted(firsts, key=rank, reverse=True):
             for move in sorted(game.completions(first), key=finish, reverse=True)[:min(FINISHES, left)]:
-                left -= 1
+                left -= " " in move   # turns of one part are never cut
                 yield move
             if not left:
                 return

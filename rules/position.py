@@ -293,26 +293,37 @@ class PartsVariant(Generic[T]):
 
     def split(self, position: Position) -> tuple[Iterable[Part], Callable[[Any], Mapping[str, T]]] | None:
         """The same turns as `turns`, part by part, for searches: (the first parts, in the listing's
-        order, read only as far as needed; a function giving the whole turns that begin with one, as `turns` lists them), or
-        None where the variant lists its turns only whole (the default)."""
-        return None
+        order, read only as far as needed; a function giving the whole turns that begin with one,
+        as `turns` lists them), or None where the variant lists its turns only whole (the default
+        where it lists its own; from `men`: the steps and drops, then each step's follow-ups)."""
+        return self.from_men(position) if self.men is not None and type(self).turns is PartsVariant.turns else None
 
     def turns(self, position: Position) -> dict[str, T]:
-        """Every complete legal turn, keyed by canonical text (default: from `men`)."""
+        """Every complete legal turn, keyed by canonical text (default: from `men`, part by part)."""
+        firsts, complete = self.from_men(position)
+        out: dict[str, T] = {}
+        for first in firsts:
+            out.update(complete(first))
+        return out
+
+    def from_men(self, position: Position) -> tuple[list[Step | Drop], Callable[[Step | Drop], dict[str, T]]]:
+        """The turns from `men`, part by part: the steps, then the drops; a step's turns are its
+        follow-ups, where no royal man is left attacked (`allows`)."""
         board = position.board
         work = board.copy(stack=False)
-        out: dict[str, T] = {}
-        for move in self.steps(position):
-            work.push(move)
-            if self.allows(position, board, work, move):
-                step = (Step(move),)
-                for rest in self.follow_ups(position, move, work):
-                    turn = step + tuple(rest)
+
+        def complete(first: Step | Drop) -> dict[str, T]:
+            if isinstance(first, Drop):
+                return {first.text: cast(T, (first,))}
+            out: dict[str, T] = {}
+            work.push(first.move)
+            if self.allows(position, board, work, first.move):
+                for rest in self.follow_ups(position, first.move, work):
+                    turn = (first, *rest)
                     out[turn_text(turn)] = cast(T, turn)
             work.pop()
-        for drop in self.drops(position):
-            out[drop.text] = cast(T, (drop,))
-        return out
+            return out
+        return [*(Step(move) for move in self.steps(position)), *self.drops(position)], complete
 
     def captured(self, board: chess.Board, move: chess.Move) -> chess.Piece | None:
         if board.is_en_passant(move):
