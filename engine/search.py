@@ -8,10 +8,15 @@ played without reading text), `undo()`, `outcome`, `key()`, `men()`. The rules j
 the `outcome` of a node), so no rule is written twice here.
 
 Turns of several parts (a move then a swap, a mirror then a move, a capture then a placement) can
-number hundreds. A node then searches at most `WIDE` of them (the root `ROOT_WIDE`): the ordered
-ones first (captures, promotions, killers), then one of each distinct move part in turn (each move
-part's first way of finishing the turn, then its second, ...). Every chosen turn is one the rules
-listed, so it is a legal whole turn.
+number hundreds. Where the rules list them part by part (`first_parts()`, `completions()`), an
+inner node never lists them all: it orders the first parts as turns are ordered, and finishes each
+only when the search reaches it, in at most `FINISHES` of the ways the rules list (the table's best
+or a killer first, then by the history of the later parts), up to `WIDE` turns of several parts;
+the rules judge a position by whether any turn exists, not by listing them. The root, and a node
+where the rules list turns only whole, lists every whole turn (`legal_moves()`) and searches at
+most `ROOT_WIDE` (below the root `WIDE`): the ordered ones first (captures, promotions, killers),
+then one of each distinct move part in turn. Every chosen turn is one the rules listed, so it is a
+legal whole turn.
 """
 from __future__ import annotations
 

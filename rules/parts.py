@@ -195,6 +195,7 @@ class Listing(Mapping[str, Turn]):
         self._complete, self._whole = complete, whole
         self._done: dict[str, Mapping[str, Turn]] = {}
         self.known: dict[str, Turn] = {}   # every turn completed so far
+        self._all: Mapping[str, Turn] | None = None
 
     @property
     def firsts(self) -> dict[str, Part]:
@@ -219,14 +220,19 @@ class Listing(Mapping[str, Turn]):
     def __bool__(self) -> bool:
         return bool(self.known) or any(self.completions(first) for first in self._each())
 
+    def whole(self) -> Mapping[str, Turn]:
+        if self._all is None:
+            self._all = self._whole()
+        return self._all
+
     def __getitem__(self, text: str) -> Turn:
-        return self._whole()[text]
+        return self.whole()[text]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._whole())
+        return iter(self.whole())
 
     def __len__(self) -> int:
-        return len(self._whole())
+        return len(self.whole())
 
 
 # -- hands in FEN (crazyhouse convention) --------------------------------------------------------

@@ -53,6 +53,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Generic, cast
 
 import chess
@@ -571,7 +572,7 @@ class PositionGame(Game, Generic[T]):
         if "listing" not in memo:
             split = self.variant.split(self.position)
             memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]),
-                                                                 self.turns)
+                                                                 partial(self.variant.turns, self.position))
         listing: Listing | None = memo["listing"]
         return listing
 
