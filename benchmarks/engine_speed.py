@@ -1,13 +1,14 @@
 """Nodes per second of the engine's search per two-player variant, and standard chess's against
 python-chess's own push/pop loop in the same run.
 
-    python benchmarks/engine_speed.py [--seconds 1.0] [slug ...]
+    python benchmarks/engine_speed.py [--seconds 1.0] [--nodes N] [slug ...]
 
 For each variant: `engine.choose` at the top level for `--seconds` from the positions after 0, 12 and
 24 turns of a seeded random game; nodes are the positions the search judged (each `play()` with its
 `outcome`, `fen()` and, at the horizon, `view()`). The python-chess line is an alpha-beta-free
 negamax to depth 3 over `board.legal_moves` with `push`/`pop` and `is_game_over()` per node (what a
-node costs when the board is python-chess's alone).
+node costs when the board is python-chess's alone). With `--nodes N`, each search is cut at N
+positions instead and timed in CPU seconds (`time.process_time`), so a busy machine counts little.
 """
 from __future__ import annotations
 
@@ -37,12 +38,13 @@ def positions(slug: str) -> list[rules.Game]:
     return [rules.new_game(slug, fen=fen) for fen in fens]
 
 
-def engine_rate(slug: str, seconds: float) -> tuple[float, int]:
+def engine_rate(slug: str, seconds: float, budget: int | None = None) -> tuple[float, int]:
     nodes, spent, depth = 0, 0.0, 0
+    clock = time.perf_counter if budget is None else time.process_time
     for game in positions(slug):
-        start = time.perf_counter()
-        choice = engine.choose(game, level=engine.MAX_LEVEL, seconds=seconds)
-        spent += time.perf_counter() - start
+        start = clock()
+        choice = engine.choose(game, level=engine.MAX_LEVEL, seconds=None if budget else seconds, nodes=budget)
+        spent += clock() - start
         nodes += choice.nodes
         depth = max(depth, choice.depth)
     return nodes / spent if spent else 0.0, depth
@@ -74,11 +76,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("slugs", nargs="*")
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--nodes", type=int, help="cut each search at this many positions; CPU seconds")
     args = parser.parse_args()
     slugs = args.slugs or sorted(s for s, info in rules.VARIANTS.items() if info.players == 2)
     print(f"{'variant':18} {'nodes/s':>8} {'depth':>5}")
     for slug in slugs:
-        rate, depth = engine_rate(slug, args.seconds)
+        rate, depth = engine_rate(slug, args.seconds, args.nodes)
         print(f"{slug:18} {rate:8.0f} {depth:5}", flush=True)
         if slug == "standard":
             raw = chess_rate(args.seconds)

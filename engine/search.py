@@ -8,17 +8,22 @@ played without reading text), `undo()`, `outcome`, `key()`, `men()`. The rules j
 the `outcome` of a node), so no rule is written twice here.
 
 Turns of several parts (a move then a swap, a mirror then a move, a capture then a placement) can
-number hundreds. A node then searches at most `WIDE` of them (the root `ROOT_WIDE`): the ordered
-ones first (captures, promotions, killers), then one of each distinct move part in turn (each move
-part's first way of finishing the turn, then its second, ...). Every chosen turn is one the rules
-listed, so it is a legal whole turn.
+number hundreds. Where the rules list them part by part (`first_parts()`, `completions()`), an
+inner node never lists them all: it orders the first parts as turns are ordered, and finishes each
+only when the search reaches it, in at most `FINISHES` of the ways the rules list (the table's best
+or a killer first, then by the history of the later parts), up to `WIDE` turns of several parts;
+the rules judge a position by whether any turn exists, not by listing them. The root, and a node
+where the rules list turns only whole, lists every whole turn (`legal_moves()`) and searches at
+most `ROOT_WIDE` (below the root `WIDE`): the ordered ones first (captures, promotions, killers),
+then one of each distinct move part in turn. Every chosen turn is one the rules listed, so it is a
+legal whole turn.
 """
 from __future__ import annotations
 
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Hashable
+from typing import Callable, Collection, Hashable, Iterator
 
 import rules
 
@@ -34,6 +39,7 @@ MATE = 100_000              # a win now; a win in n plies scores MATE - n
 MATE_BOUND = MATE - 1_000   # scores beyond this are wins or losses, not material
 INFINITY = 10 * MATE
 WIDE = 36                   # turns searched at an inner node with turns of several parts
+FINISHES = 2                # at an inner node, the ways of finishing each first part searched (rules listing part by part)
 ROOT_WIDE = 48              # root turns searched after the static pre-screen
 QUIET_DEPTH = 6             # plies of captures after the horizon
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -116,7 +122,8 @@ class Search:
     def static(self, key: Key) -> int:
         score = self.scores.get(key)
         if score is None:
-            turns = len(self.game.legal_moves()) if self.profile.mobility else 0
+            firsts = self.game.first_parts() if self.profile.mobility else None   # counted, where listed part by part
+            turns = len(self.game.legal_moves()) if firsts is None and self.profile.mobility else len(firsts or ())
             score = self.scores[key] = evaluate(self.look(key), self.profile, turns)
         return score
 
@@ -141,11 +148,10 @@ class Search:
         man = at.kind_at(bits[0])
         return (worth or 50) * 10 - (values.get(man[0], OTHER_MAN) if man else 0) // 10 + 1
 
-    def ordered(self, moves: list[str], key: Key, best: str | None, ply: int, wide: int = WIDE) -> list[str]:
-        at = self.look(key)
-        mover = self.game.turn
-        killers = self.killers.get(ply, ())
-        history = self.history
+    def ranking(self, key: Key, best: str | None, leads: Collection[str]) -> Callable[[str], int]:
+        """How a turn (or a first part) ranks in the search's order: `best` first, then captures by
+        victim and capturer, promotions, `leads` (killers), history."""
+        at, mover, history = self.look(key), self.game.turn, self.history
 
         def rank(move: str) -> int:
             if move == best:
@@ -155,14 +161,40 @@ class Search:
                 return (1 << 30) + gain
             if from_to(move)[2] == "q" or move.endswith("q"):
                 return 1 << 29
-            if move in killers:
+            if move in leads:
                 return 1 << 28
             return history.get(move, 0)
+        return rank
 
+    def ordered(self, moves: list[str], key: Key, best: str | None, ply: int, wide: int = WIDE) -> list[str]:
+        rank = self.ranking(key, best, self.killers.get(ply, ()))
         ranked = sorted(moves, key=rank, reverse=True)
         if len(ranked) > wide and " " in ranked[-1]:
             ranked = spread(ranked, rank)[:wide]
         return ranked
+
+    def parted(self, firsts: list[str], key: Key, best: str | None, ply: int) -> Iterator[str]:
+        """Where the rules list turns part by part: the first parts ordered as turns are (the table's
+        best turn's, captures, promotions, killers', history), each finished in at most `FINISHES`
+        ways listed by the rules (the table's best or a killer first, then by the history of the
+        later parts, ties in the rules' order), up to `WIDE` turns. Lazy: a first part's turns are
+        listed only when the search reaches it (a cut-off spares the rest)."""
+        game, history = self.game, self.history
+        leads = [move for move in (best, *self.killers.get(ply, ())) if move]
+        rank = self.ranking(key, best.split(" ")[0] if best else None, {move.split(" ")[0] for move in leads})
+
+        def finish(move: str) -> int:
+            if move in leads:
+                return (1 << 41) if move == best else 1 << 40
+            return history.get(move.partition(" ")[2], 0)
+
+        left = WIDE
+        for first in sorted(firsts, key=rank, reverse=True):
+            for move in sorted(game.completions(first), key=finish, reverse=True)[:min(FINISHES, left)]:
+                left -= " " in move   # turns of one part are never cut
+                yield move
+            if not left:
+                return
 
     # -- the search --------------------------------------------------------------------------------
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
@@ -188,7 +220,9 @@ class Search:
         start_alpha = alpha
         best = -INFINITY
         self.path.add(again)
-        for move in self.ordered(game.legal_moves(), key, best_move, ply):
+        firsts = game.first_parts()
+        moves = self.ordered(game.legal_moves(), key, best_move, ply) if firsts is None else self.parted(firsts, key, best_move, ply)
+        for move in moves:   # (turns of several parts: listed as the search reaches them)
             self.play(move)
             score = -self.negamax(depth - 1, -beta, -alpha, ply + 1)
             self.undo()
@@ -211,7 +245,8 @@ class Search:
         if move not in killers:
             killers.insert(0, move)
             del killers[2:]
-        self.history[move] = self.history.get(move, 0) + depth * depth
+        for name in {move, *move.split(" ", 1)}:   # the turn, and its first and later parts apart
+            self.history[name] = self.history.get(name, 0) + depth * depth
 
     def quiesce(self, alpha: int, beta: int, ply: int, key: Key, depth: int) -> int:
         """Captures only, from a judged position (`key`) that is not over."""

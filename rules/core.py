@@ -320,6 +320,17 @@ class Game(ABC):
         if len(self._memo) > MEMO_PLIES:
             self._memo[-MEMO_PLIES - 1].clear()
 
+    def first_parts(self) -> list[str] | None:
+        """For searches, where the rules list turns part by part (a move, then a swap): the first
+        parts of the legal turns here, as text, without listing the whole turns (a first part may
+        have no legal completion); None where turns are listed only whole (search `legal_moves()`)."""
+        return None
+
+    def completions(self, first: str) -> list[str]:
+        """The legal turns beginning with the first part `first`, as `legal_moves()` lists them
+        (`play_listed` plays them)."""
+        return [move for move in self.legal_moves() if move == first or move.startswith(first + " ")]
+
     def key(self) -> tuple[Hashable, int, int]:
         """A cheap hashable key of the position: (what the rules tell apart: men, side to move, hands,
         castling, en passant, extra state; the halfmove clock; the fullmove number). Equal FENs give

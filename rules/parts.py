@@ -8,7 +8,7 @@ joined by one space. Hands are written in FEN as crazyhouse does (`[Nb]`).
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, TypeVar
 
@@ -179,6 +179,60 @@ def part_shape(text: str) -> str | None:
         if pattern.fullmatch(text):
             return name
     return None
+
+
+class Listing(Mapping[str, Turn]):
+    """A position's legal turns, worked out part by part on demand (for searches): `firsts`, the
+    first parts by text (one may have no legal completion); `completions(first)`, the whole turns
+    that begin with one, each first part completed once by the variant's own generator. Read as a
+    mapping, it is the whole listing (`whole()`, worked out only then); its truth is whether any
+    turn exists, found by completing first parts in order until one has a turn."""
+
+    def __init__(self, firsts: Iterable[Part], complete: Callable[[Part], Mapping[str, Turn]],
+                 whole: Callable[[], Mapping[str, Turn]]) -> None:
+        self._pending = iter(firsts)   # first parts not listed yet (judging a position needs only one)
+        self._firsts: dict[str, Part] = {}
+        self._complete, self._whole = complete, whole
+        self._done: dict[str, Mapping[str, Turn]] = {}
+        self.known: dict[str, Turn] = {}   # every turn completed so far
+        self._all: Mapping[str, Turn] | None = None
+
+    @property
+    def firsts(self) -> dict[str, Part]:
+        for _ in self._each():
+            pass
+        return self._firsts
+
+    def _each(self) -> Iterator[str]:
+        """The first parts' texts in order, listing more only as they are asked for."""
+        yield from list(self._firsts)
+        for part in self._pending:
+            self._firsts[part.text] = part
+            yield part.text
+
+    def completions(self, first: str) -> Mapping[str, Turn]:
+        found = self._done.get(first)
+        if found is None:
+            found = self._done[first] = self._complete(self._firsts.get(first) or self.firsts[first])
+            self.known.update(found)
+        return found
+
+    def __bool__(self) -> bool:
+        return bool(self.known) or any(self.completions(first) for first in self._each())
+
+    def whole(self) -> Mapping[str, Turn]:
+        if self._all is None:
+            self._all = self._whole()
+        return self._all
+
+    def __getitem__(self, text: str) -> Turn:
+        return self.whole()[text]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.whole())
+
+    def __len__(self) -> int:
+        return len(self.whole())
 
 
 # -- hands in FEN (crazyhouse convention) --------------------------------------------------------

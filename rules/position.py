@@ -51,9 +51,10 @@ own goal (none by default), `judge_no_move` ends the game as `mated` says when n
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Generic, cast
+from functools import partial
+from typing import Any, Generic, cast
 
 import chess
 
@@ -69,6 +70,7 @@ from .parts import (
     SAN_SHAPE,
     Drop,
     FairyTurn,
+    Listing,
     Mirror,
     Part,
     Pass,
@@ -290,22 +292,39 @@ class PartsVariant(Generic[T]):
     def drops(self, position: Position) -> list[Drop]:
         return []
 
+    def split(self, position: Position) -> tuple[Iterable[Part], Callable[[Any], Mapping[str, T]]] | None:
+        """The same turns as `turns`, part by part, for searches: (the first parts, in the listing's
+        order, read only as far as needed; a function giving the whole turns that begin with one,
+        as `turns` lists them), or None where the variant lists its turns only whole (the default
+        where it lists its own; from `men`: the steps and drops, then each step's follow-ups)."""
+        return self.from_men(position) if self.men is not None and type(self).turns is PartsVariant.turns else None
+
     def turns(self, position: Position) -> dict[str, T]:
-        """Every complete legal turn, keyed by canonical text (default: from `men`)."""
+        """Every complete legal turn, keyed by canonical text (default: from `men`, part by part)."""
+        firsts, complete = self.from_men(position)
+        out: dict[str, T] = {}
+        for first in firsts:
+            out.update(complete(first))
+        return out
+
+    def from_men(self, position: Position) -> tuple[list[Step | Drop], Callable[[Step | Drop], dict[str, T]]]:
+        """The turns from `men`, part by part: the steps, then the drops; a step's turns are its
+        follow-ups, where no royal man is left attacked (`allows`)."""
         board = position.board
         work = board.copy(stack=False)
-        out: dict[str, T] = {}
-        for move in self.steps(position):
-            work.push(move)
-            if self.allows(position, board, work, move):
-                step = (Step(move),)
-                for rest in self.follow_ups(position, move, work):
-                    turn = step + tuple(rest)
+
+        def complete(first: Step | Drop) -> dict[str, T]:
+            if isinstance(first, Drop):
+                return {first.text: cast(T, (first,))}
+            out: dict[str, T] = {}
+            work.push(first.move)
+            if self.allows(position, board, work, first.move):
+                for rest in self.follow_ups(position, first.move, work):
+                    turn = (first, *rest)
                     out[turn_text(turn)] = cast(T, turn)
             work.pop()
-        for drop in self.drops(position):
-            out[drop.text] = cast(T, (drop,))
-        return out
+            return out
+        return [*(Step(move) for move in self.steps(position)), *self.drops(position)], complete
 
     def captured(self, board: chess.Board, move: chess.Move) -> chess.Piece | None:
         if board.is_en_passant(move):
@@ -493,11 +512,16 @@ class PositionGame(Game, Generic[T]):
     def _key(self, position: Position) -> RepetitionKey:
         """What makes two positions the same for repetition: `position.key()`, less an en passant
         square where no legal turn takes en passant (FIDE: the same position has the same moves).
-        Only a position just after a double step pays for working out its turns here."""
+        Only a position just after a double step pays for working out its turns (or, where they are
+        listed part by part, those that begin by taking en passant) here."""
         key = position.key()
         board = position.board
         if board.ep_square is None:
             return key
+        split = self.variant.split(position)
+        if split is not None:   # only the turns that begin by taking en passant
+            takes = any(isinstance(first, Step) and board.is_en_passant(first.move) and split[1](first) for first in split[0])
+            return key if takes else position.key_without_en_passant()
         self._listed = (position, self.variant.turns(position))
         return key if takes_en_passant(board, self._listed[1]) else position.key_without_en_passant()
 
@@ -528,7 +552,9 @@ class PositionGame(Game, Generic[T]):
         raise IllegalMove(self.variant.explain(self.position, text, turns))
 
     def _apply(self, move: str) -> None:
-        turn = self.turns()[move]
+        listing = self._memo[-1].get("listing")
+        turn = listing.known.get(move) if listing is not None and "turns" not in self._memo[-1] else None
+        turn = self.turns()[move] if turn is None else turn
         self._positions.append(self.position)
         self._turns.append(turn)
         self.position = self.variant.after(self.position, turn)
@@ -540,8 +566,27 @@ class PositionGame(Game, Generic[T]):
         self.position = self._positions.pop()
         self._turns.pop()
 
+    def _listing(self) -> Listing | None:
+        """This position's turns part by part (`PartsVariant.split`), or None where listed only whole."""
+        memo = self._memo[-1]
+        if "listing" not in memo:
+            split = self.variant.split(self.position)
+            memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]),
+                                                                 partial(self.variant.turns, self.position))
+        listing: Listing | None = memo["listing"]
+        return listing
+
+    def first_parts(self) -> list[str] | None:
+        listing = self._listing()
+        return None if listing is None else [] if self.outcome is not None else list(listing.firsts)
+
+    def completions(self, first: str) -> list[str]:
+        listing = self._listing()
+        return super().completions(first) if listing is None else list(listing.completions(first))
+
     def _judge(self) -> Outcome | None:
-        return self.variant.judge(Judged(self.position, self.turns(), self._seen[self._keys[-1]],
+        listing = self._listing() if "turns" not in self._memo[-1] else None   # whether a turn exists, not all of them
+        return self.variant.judge(Judged(self.position, self.turns() if listing is None else listing, self._seen[self._keys[-1]],
                                          self._turns[-1] if self._turns else None,
                                          self._positions[-1] if self._positions else None))
 

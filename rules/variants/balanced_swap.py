@@ -16,7 +16,7 @@ test looks only at the two swapped squares (a swap keeps the occupancy) unless t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import NamedTuple
 
 import chess
@@ -372,6 +372,13 @@ class BalancedSwap(PartsVariant[SwapTurn]):
         for regular in board.legal_moves:
             out.update(swap_turns(board, regular, work, men))
         return out
+
+    def split(self, position: Position) -> tuple[Iterator[Step], Callable[[Step], dict[str, SwapTurn]]] | None:
+        board = position.board
+        if is_first_turn(board):
+            return None
+        work, men = board.copy(stack=False), men_of(board)
+        return (Step(m) for m in board.legal_moves), lambda step: swap_turns(board, step.move, work, men)
 
     def after(self, position: Position, turn: SwapTurn) -> Position:
         board = position.edit()

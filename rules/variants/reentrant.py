@@ -14,7 +14,7 @@ after the board, letters in the men's colours; left out when both are empty.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import chess
@@ -161,13 +161,14 @@ class Reentrant(PartsVariant[ReentrantTurn]):
                 out.append((Drop(letter.upper(), to),))
         return out
 
-    def turns(self, position: Position) -> dict[str, ReentrantTurn]:
-        """The candidates after which no monarch of the mover's stands attacked, each tried on one
-        board copy and taken back (the men as `after` places them; hands and the turn do not matter)."""
+    def turns(self, position: Position, candidates: list[ReentrantTurn] | None = None) -> dict[str, ReentrantTurn]:
+        """The candidates (default: all) after which no monarch of the mover's stands attacked, each
+        tried on one board copy and taken back (the men as `after` places them; hands and the turn
+        do not matter)."""
         us = position.board.turn
         work = position.edit()
         out: dict[str, ReentrantTurn] = {}
-        for turn in self.candidates(position):
+        for turn in self.candidates(position) if candidates is None else candidates:
             part = turn[0]
             if isinstance(part, Step):
                 move = part.move
@@ -188,6 +189,9 @@ class Reentrant(PartsVariant[ReentrantTurn]):
             else:
                 _take(work, part.square)
         return out
+
+    def split(self, position: Position) -> tuple[list[Step | Drop], Callable[[Step | Drop], dict[str, ReentrantTurn]]]:
+        return [turn[0] for turn in self.candidates(position)], lambda part: self.turns(position, [(part,)])
 
     def after(self, position: Position, turn: ReentrantTurn) -> Position:
         board = position.edit()

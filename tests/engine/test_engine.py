@@ -9,6 +9,7 @@ import engine.board
 import engine.evaluate
 import engine.profiles
 import rules
+from rules.variants.balanced_swap import BalancedSwap
 
 DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
 
@@ -134,6 +135,23 @@ def test_a_balanced_swap_turn_is_a_whole_turn_of_the_busy_middlegame():
     assert len(moves) > 100   # hundreds of whole turns: not all are searched
     choice = engine.choose(game, level=engine.MAX_LEVEL, nodes=150)
     assert choice.move in moves and " " in choice.move
+
+
+def test_balanced_swap_is_searched_part_by_part_and_every_choice_is_a_legal_whole_turn(monkeypatch):
+    listings = []
+    whole = BalancedSwap.turns
+    monkeypatch.setattr(BalancedSwap, "turns", lambda self, position: listings.append(1) or whole(self, position))
+    positions = [game for seed in (3, 4) for game in random_positions("balanced-swap", (1, 6, 12, 18, 26, 34), seed)]
+    assert len(positions) >= 10
+    for game in positions:
+        fen, history, moves = game.fen(), game.history, game.legal_moves()
+        for level, nodes in ((engine.MAX_LEVEL, 300), (4, 120)):
+            listings.clear()
+            choice = engine.choose(game, level=level, nodes=nodes)
+            assert len(listings) <= 1   # the root's turns at most: no node below lists its whole turns
+            assert choice.move in moves and " " in choice.move   # a regular move and its swap
+            assert (game.fen(), game.history, game.outcome, game.legal_moves()) == (fen, history, None, moves)
+        game.play(choice.move)
 
 
 @pytest.mark.parametrize("level", [3, 4, 5])
