@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from datetime import datetime
 
 import rules
-from rules import Game, Outcome, describe_view
+from rules import Game, Outcome, Said, describe_view
 
 from .. import daily
 from ..paths import data_dir
@@ -113,10 +112,13 @@ class Presenter(Tables):
             image = None
         # Game.describe() builds the view again: use the one in hand unless a variant words it itself
         alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
-        words = (game.last_move_description() or game.history[-1]) if record.moves else ""
+        said = game.last_move_said() if record.moves else Said(rules.PLAYS, "")
+        if record.moves and not said.words:
+            said = Said(rules.PLAYS, game.history[-1])
+        words = said.text()
         tells = callable(headline)   # the board after a turn: its header says the turn, numbered
         if callable(headline):
-            headline = headline(words)
+            headline = headline(said)
         lines: list[Line] = [(headline,) if isinstance(headline, str) else headline] if headline else []
         if tells and lines:
             lines[0] = (_number(record), *lines[0])
@@ -203,14 +205,11 @@ def moved(label: str | None, canonical: str) -> Line:
         else (Mark(canonical, code=True),)
 
 
-def turn_headline(player: Player, words: str, note: str = "") -> Line:
+def turn_headline(player: Player, said: Said, note: str = "") -> Line:
     """A turn's headline: "alice plays **Nf3**.", "alice plays **Nxg7, then swaps a2 and b2**.";
     a turn whose words open with their own verb takes it: "alice drops **a pawn on a3**."
-    (`words`: Game.last_move_description, which is the turn's label where it has one part)."""
-    verb, _, rest = words.partition(" ")
-    if not re.fullmatch(r"[a-z]{3,}s", verb) or not rest:
-        verb, rest = "plays", words
-    return Who(player, verb), " ", Mark(rest), f".{note}"
+    (`said`: Game.last_move_said, the rules' verb and the rest)."""
+    return Who(player, said.verb), " ", Mark(said.words), f".{note}"
 
 
 def take_back(game: Game, plies: int) -> list[tuple[str, str]]:

@@ -81,7 +81,7 @@ class Button:
 
 Part = str | Mark | Who | When | Button
 Line = tuple[Part, ...]   # one line of an answer: words, set-apart words and players
-Headline = str | Line | Callable[[str], Line]   # a board's first line; a callable takes the last turn's words
+Headline = str | Line | Callable[[rules.Said], Line]   # a board's first line; a callable takes the last turn's words
 
 
 class Style:
