@@ -117,7 +117,7 @@ class Games(Tables):
                            Mark(info.name), ". ", Who(challenger, "would"), f" play {colour.capitalize()}{how}. {clock}",
                            *answer)],
                          game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
-                         ping=opponent.id if opponent is not None else None)
+                         pings=(opponent.id,) if opponent is not None else ())
 
     def _default_seconds(self) -> int | None:
         return int(self.move_deadline) if self.move_deadline else None

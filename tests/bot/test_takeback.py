@@ -168,10 +168,10 @@ async def test_a_moderator_aborts_a_game_without_result_or_rating(service, store
 async def test_an_abort_pings_the_players_who_did_not_abort_it_unless_they_opted_out(service, store):
     await started(service)
     await played(service, "e4")
-    assert (await service.abort(CHANNEL, ALICE, moderator=True)).mentions == (BOB.id,)   # a player who moderates
+    assert (await service.abort(CHANNEL, ALICE, moderator=True)).pings == (BOB.id,)   # a player who moderates
     await started(service)
     await service.set_pings(BOB, False)
-    assert (await service.abort(CHANNEL, CAROL, moderator=True)).mentions == (ALICE.id,)
+    assert (await service.abort(CHANNEL, CAROL, moderator=True)).pings == (ALICE.id,)
 
 
 async def test_abort_by_game_number_from_elsewhere_in_the_server(service, store):
@@ -289,11 +289,11 @@ async def test_a_turn_builder_menu_from_before_a_takeback_plays_nothing_after_an
 async def test_a_takeback_request_and_a_draw_offer_ping_the_opponent_who_must_answer(service, store):
     await started(service)
     await played(service, "e4", "e5")
-    assert (await service.takeback(CHANNEL, BOB)).ping == ALICE.id
+    assert (await service.takeback(CHANNEL, BOB)).pings == (ALICE.id,)
     await service.move(CHANNEL, ALICE, "Nf3")                  # a move declines the request
-    assert (await service.draw(CHANNEL, ALICE)).ping == BOB.id
+    assert (await service.draw(CHANNEL, ALICE)).pings == (BOB.id,)
     await store.set_pings(ALICE.id, False, "t")                # unless they turned pings off
-    assert (await service.takeback(CHANNEL, ALICE)).ping == BOB.id
+    assert (await service.takeback(CHANNEL, ALICE)).pings == (BOB.id,)
     await store.set_pings(BOB.id, False, "t")
     await service.answer_takeback(CHANNEL, ALICE, (await store.open_game(CHANNEL)).id, accept=False)
-    assert (await service.takeback(CHANNEL, ALICE)).ping is None
+    assert (await service.takeback(CHANNEL, ALICE)).pings == ()
