@@ -225,7 +225,12 @@ def play_again(game: Game, taken: list[tuple[str, str]]) -> None:
 
 def told(taken: list[tuple[str, str]]) -> Line:
     """Turns taken back, in a headline: "**e4** and **e5** taken back." (whose move it is, the board's next line says)."""
-    return (*[part for words, _ in taken for part in (" and ", Mark(words))][1:], " taken back.")
+    return (*said_turns(taken), " taken back.")
+
+
+def said_turns(turns: list[tuple[str, str]]) -> Line:
+    """Turns (as `take_back` gives them) in words: "**e4** and **e5**"."""
+    return tuple([part for words, _ in turns for part in (" and ", Mark(words))][1:])
 
 
 def _number(record: GameRecord) -> str:

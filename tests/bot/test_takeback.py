@@ -44,12 +44,24 @@ async def test_asking_when_to_move_takes_back_two_moves_to_give_the_move_back(se
     game_id = await started(service)
     await played(service, "e4", "e5", "Nf3", "Nc6")
     asked = await service.takeback(CHANNEL, ALICE)
-    assert "alice asks to take back `g1f3` and `b8c6`." in asked.text
+    assert "alice asks to take back **Nf3** and **Nc6**." in asked.text
     reply = await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
     assert reply.text.startswith("bob accepts the takeback: **Nf3** and **Nc6** taken back.\nalice to move")
     assert (await store.get(game_id)).moves == ["e2e4", "e7e5"]
     with pytest.raises(UserError, match="not your turn"):
         await service.move(CHANNEL, BOB, "Nc6")
+
+
+async def test_a_takeback_request_says_a_turn_of_several_parts_in_words_and_changes_no_move(service, store):
+    reply = await service.challenge(CHANNEL, ALICE, BOB, "balanced-swap", colour="white")
+    await service.accept(CHANNEL, BOB)
+    await played(service, "d4", "d7d5 f8/e7")
+    asked = await service.takeback(CHANNEL, BOB)
+    assert "bob asks to take back **d5, then swaps f8 and e7**." in asked.text and "f8/e7" not in asked.text
+    stored = await store.get(reply.game_id)
+    assert stored.moves == ["d2d4", "d7d5 f8/e7"] and stored.takeback_offer == BOB.id
+    taken = await service.answer_takeback(CHANNEL, ALICE, reply.game_id, accept=True)
+    assert taken.text.startswith("alice accepts the takeback: **d5, then swaps f8 and e7** taken back.")
 
 
 async def test_a_declined_takeback_changes_no_move(service, store):
@@ -262,7 +274,7 @@ async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_p
                  "/as bob", "/takeback maybe", "/takeback yes"):
         await console.handle(line)
     text = out.getvalue()
-    assert "You ask to take back e2e4." in text
+    assert "You ask to take back e4." in text
     assert "! Answer a takeback with /takeback yes or /takeback no." in text
     assert "bob accepts the takeback: e4 taken back.\n" in text
     await console.handle("/abort")
