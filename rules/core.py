@@ -161,6 +161,7 @@ class BoardView:
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
     part_kinds: tuple[str, ...] = ()  # what each of `parts` is: "step", "swap", "mirror", "drop" (none: steps)
     split_file: int = 0               # a line between this many files and the rest (Reentrant's half-boards: 4)
+    counts_moves: bool = False        # the caption says how many moves were played (a front end need not again)
 
 
 HintSearch = Callable[["Game", float, "int | None"], "Hint | None"]   # (game, seconds, node_budget) -> a hint or None

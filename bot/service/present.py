@@ -125,7 +125,7 @@ class Presenter(Tables):
         elif not headline or not record.moves and outcome is None:   # /board, or a game's first board: which game, who plays
             lines.append((Mark(game.info.name), f" · game #{record.id}"))
             if record.solo:
-                played = "" if f" · {len(record.moves)} move" in view.caption else f" · moves played: {len(record.moves)}"
+                played = "" if view.counts_moves else f" · moves played: {len(record.moves)}"
                 lines.append(("Player: ", _who(record, 0), f"{played}{daily.record_note(record)}"))   # the count said once
             else:
                 lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
