@@ -33,7 +33,7 @@ The model
       judge_goal(seen)                        the variant's own goal (see "Judging the end")
       mated / stalemated                      what having no turn means, checked or not (data)
       checked(position) / caption / owners / view   what players see
-      describe / drop_words                   a turn in words ("Nxg7, then swaps a2 and b2")
+      describe / said / part_said / drop_words   a turn in words ("Nxg7, then swaps a2 and b2"), its verb apart
 * `PositionGame` plays any `PartsVariant`: it keeps the positions played (undo is a snapshot;
   repetition is counted on `key()`), caches each position's turns and outcome once per ply, and
   gives look-ahead `after(move)` without touching the game.
