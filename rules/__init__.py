@@ -5,6 +5,7 @@
     game = rules.new_game(slug, seed=None, fen=None)
     game.turn, game.legal_moves(), game.play(m), game.undo(), game.outcome, game.fen(), game.history
     game.label(m), game.describe_move(m)           # "Nxg7, a2/b2" (plays as m), "Nxg7, then swaps a2 and b2"
+    game.said_move(m), game.last_move_said()       # Said(verb, words): ("plays", "Nxg7, then …"), ("drops", "a pawn on a3")
     rules.hint(game, seconds)                      # solo puzzles: Hint(move, reason, searched) or None
     rules.daily_deal(slug, day)                    # DailyDeal(slug, day, seed, fen, level, par, tried)
 
@@ -30,8 +31,8 @@ Imports point down: variants use the shared modules, never another variant; noth
 """
 import datetime
 
-from .core import (BLACK, LABEL_JOIN, WHITE, BoardView, DailyDeal, Ending, Game, Hint, IllegalMove, Outcome, PromotionChoice,
-                   VariantInfo, describe_view, kind_from_reason)
+from .core import (BLACK, LABEL_JOIN, PLAYS, WHITE, BoardView, DailyDeal, Ending, Game, Hint, IllegalMove, Outcome,
+                   PromotionChoice, Said, VariantInfo, describe_view, kind_from_reason)
 from .daily import daily_deal as _daily_deal, daily_slugs as _daily_slugs
 from .registry import discover as _discover, new_game as _new_game
 
@@ -62,5 +63,5 @@ def daily_deal(slug: str, day: datetime.date, *, node_budget: int | None = None)
 
 
 __all__ = ["VARIANTS", "new_game", "Game", "IllegalMove", "PromotionChoice", "Outcome", "BoardView", "VariantInfo",
-           "WHITE", "BLACK", "LABEL_JOIN", "describe_view",
+           "WHITE", "BLACK", "LABEL_JOIN", "PLAYS", "Said", "describe_view",
            "Hint", "hint", "DAILY_SLUGS", "DailyDeal", "daily_deal", "Ending", "kind_from_reason"]

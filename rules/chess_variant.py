@@ -268,6 +268,8 @@ class ChessVariant(Generic[S]):
         """One line of state that is not on the board (checks left, kinds captured, ...)."""
         return ""
 
+    caption_counts_moves = False   # the caption says how many moves were played ("· 37 moves")
+
     def marks(self, board: chess.Board, state: S) -> tuple[str, ...]:
         """Squares to tint on the board image (a puzzle's goal squares, a threatened line)."""
         return ()
@@ -538,4 +540,5 @@ class ChessGame(Game, Generic[S]):
             last = (chess.square_name(m.from_square), chess.square_name(m.to_square))
         checks = tuple(chess.square_name(sq) for sq in self.variant.checked_kings(self.board, self.state))
         return BoardView(8, 8, pieces, self.turn, last, checks, caption=self.variant.caption(self.board, self.state),
-                         parts=(last,) if last else (), marks=self.variant.marks(self.board, self.state))
+                         parts=(last,) if last else (), marks=self.variant.marks(self.board, self.state),
+                         counts_moves=self.variant.caption_counts_moves)

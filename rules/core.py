@@ -20,12 +20,24 @@ import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Hashable, Mapping
+from typing import Any, Callable, Hashable, Mapping, NamedTuple
 
 from . import spelling
 
 WHITE, BLACK = "white", "black"
 LABEL_JOIN = ", "   # between the parts of a label ("Nxg7, a2/b2"): what players read, and may type
+PLAYS = "plays"     # the verb of a turn whose words have none of their own
+
+
+class Said(NamedTuple):
+    """A turn in words, as a sentence takes it: its verb and what follows ("drops", "a pawn on a3");
+    a turn whose words open with no verb of their own is played ("plays", "Nxg7, then swaps a2 and b2")."""
+    verb: str
+    words: str
+
+    def text(self) -> str:
+        """The turn in words alone: "drops a pawn on a3", "Nxg7, then swaps a2 and b2"."""
+        return self.words if self.verb == PLAYS else f"{self.verb} {self.words}".rstrip()
 
 
 class IllegalMove(ValueError):
@@ -149,6 +161,7 @@ class BoardView:
     arrows: tuple[tuple[str, str], ...] = ()  # (from, to) arrows to draw
     part_kinds: tuple[str, ...] = ()  # what each of `parts` is: "step", "swap", "mirror", "drop" (none: steps)
     split_file: int = 0               # a line between this many files and the rest (Reentrant's half-boards: 4)
+    counts_moves: bool = False        # the caption says how many moves were played (a front end need not again)
 
 
 HintSearch = Callable[["Game", float, "int | None"], "Hint | None"]   # (game, seconds, node_budget) -> a hint or None
@@ -371,6 +384,14 @@ class Game(ABC):
     def last_move_description(self) -> str:
         """The last turn in words (as `describe_move` said it before it was played), with check, or ""."""
         return self.last_move_label()
+
+    def said_move(self, move: str) -> Said:
+        """`describe_move` as a verb and what follows it, for a sentence ("swaps", "a2 and b2, then Nxg7")."""
+        return Said(PLAYS, self.describe_move(move))
+
+    def last_move_said(self) -> Said:
+        """`last_move_description` as a verb and what follows it (words "" before the first turn)."""
+        return Said(PLAYS, self.last_move_description())
 
     @property
     def score(self) -> int | None:

@@ -33,7 +33,7 @@ The model
       judge_goal(seen)                        the variant's own goal (see "Judging the end")
       mated / stalemated                      what having no turn means, checked or not (data)
       checked(position) / caption / owners / view   what players see
-      describe / drop_words                   a turn in words ("Nxg7, then swaps a2 and b2")
+      describe / said / part_said / drop_words   a turn in words ("Nxg7, then swaps a2 and b2"), its verb apart
 * `PositionGame` plays any `PartsVariant`: it keeps the positions played (undo is a snapshot;
   repetition is counted on `key()`), caches each position's turns and outcome once per ply, and
   gives look-ahead `after(move)` without touching the game.
@@ -59,7 +59,7 @@ from typing import Any, Generic, cast
 import chess
 
 from . import endings
-from .core import BLACK, LABEL_JOIN, WHITE, BoardView, Game, IllegalMove, Men, Outcome, VariantInfo
+from .core import BLACK, LABEL_JOIN, PLAYS, WHITE, BoardView, Game, IllegalMove, Men, Outcome, Said, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Man, MenTable, Region, Royalty, whole_board
 from .notation import normalise_san, san
@@ -231,26 +231,36 @@ class PartsVariant(Generic[T]):
         king = board.king(board.turn)
         return [king] if king is not None and board.is_attacked_by(not board.turn, king) else []
 
-    drop_words = "drops a {man} on {square}"   # a drop or placement in words ("places the {man} on {square}")
+    drop_words = "drops a {man} on {square}"   # a drop or placement in words, its verb first ("places the {man} on {square}")
 
     def describe(self, before: Position, turn: T, turns: Mapping[str, T]) -> str:
         """The turn in words: a move as its label writes it, a swap, mirror or drop said in words,
         the parts joined by ", then " ("Nxg7, then swaps a2 and b2")."""
-        written = self.label(before, turn, turns).split(LABEL_JOIN)
-        return ", then ".join(self.part_words(part, text) for part, text in zip(turn, written))
+        return self.said(before, turn, turns).text()
 
-    def part_words(self, part: Part, written: str) -> str:
+    def said(self, before: Position, turn: T, turns: Mapping[str, T]) -> Said:
+        """`describe` as a verb and what follows: the first part's own verb where it has one
+        ("swaps", "a2 and b2, then Nxg7"), else "plays" and the whole ("plays", "Nxg7, then swaps a2 and b2")."""
+        written = self.label(before, turn, turns).split(LABEL_JOIN)
+        first, *rest = [self.part_said(part, text) for part, text in zip(turn, written)]
+        if not first.words:   # a verb alone ("passes"): the turn is played
+            first = Said(PLAYS, first.text())
+        return Said(first.verb, ", then ".join([first.words, *(said.text() for said in rest)]))
+
+    def part_said(self, part: Part, written: str) -> Said:
+        """One part in words: its verb and what follows ("swaps", "a2 and b2"); a move is played as written."""
         if isinstance(part, Swap):
             a, b = part.squares
             promotes = f", the pawn becoming a {MAN_NAMES[chess.piece_symbol(part.promotion)]}" if part.promotion else ""
-            return f"swaps {a} and {b}{promotes}"
+            return Said("swaps", f"{a} and {b}{promotes}")
         if isinstance(part, Mirror):
-            return "mirrors {} to {}".format(*part.squares)
+            return Said("mirrors", "{} to {}".format(*part.squares))
         if isinstance(part, Drop):
-            return self.drop_words.format(man=MAN_NAMES[part.letter.lower()], square=part.squares[0])
+            verb, _, words = self.drop_words.partition(" ")
+            return Said(verb, words.format(man=MAN_NAMES[part.letter.lower()], square=part.squares[0]))
         if isinstance(part, Pass):
-            return "passes"
-        return written
+            return Said("passes", "")
+        return Said(PLAYS, written)
 
     def caption(self, position: Position) -> str:
         return ""
@@ -612,18 +622,24 @@ class PositionGame(Game, Generic[T]):
         return self.variant.turns(self._positions[-1]) if turns is None else turns
 
     def describe_move(self, move: str) -> str:
+        return self.said_move(move).text()
+
+    def said_move(self, move: str) -> Said:
         turns = self.turns()
         turn = turns.get(move)
-        return move if turn is None else self.variant.describe(self.position, turn, turns)
+        return Said(PLAYS, move) if turn is None else self.variant.said(self.position, turn, turns)
 
     def last_move_description(self) -> str:
+        return self.last_move_said().text()
+
+    def last_move_said(self) -> Said:
         if not self._turns:
-            return ""
+            return Said(PLAYS, "")
         before, last = self._positions[-1], self._turns[-1]
-        words, mark = self.variant.describe(before, last, self._turns_before()), self._check_mark()
-        if not mark or isinstance(last[-1], Step):
-            return words + mark   # "Nf3+", "mirrors e2 to d2, then Bb6+"
-        return words + (", checkmate" if mark == "#" else ", check")
+        said, mark = self.variant.said(before, last, self._turns_before()), self._check_mark()
+        if mark and not isinstance(last[-1], Step):   # "Nf3+", "mirrors e2 to d2, then Bb6+"; "drops a pawn on a3, check"
+            mark = ", checkmate" if mark == "#" else ", check"
+        return said._replace(words=said.words + mark)
 
     def _check_mark(self) -> str:
         """"+" when the last turn checked a royal man, "#" when it mated, else ""."""

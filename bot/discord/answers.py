@@ -71,8 +71,8 @@ def message_kwargs(reply: Reply) -> dict[str, Any]:
         extra["embed"] = reply_embed(reply)
         if more := card_pieces(reply.embed)[2]:   # a card longer than one embed goes on in a second
             extra["embeds"] = [extra.pop("embed"), discord.Embed(description=more)]
-    if reply.mentions:   # those members alone; the bot's default stays AllowedMentions.none()
-        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(pid)) for pid in reply.mentions])
+    if reply.pings:   # those members alone; the bot's default stays AllowedMentions.none()
+        extra["allowed_mentions"] = discord.AllowedMentions(users=[discord.Object(int(pid)) for pid in reply.pings])
     return extra
 
 
@@ -83,7 +83,7 @@ def message(reply: Reply) -> tuple[str, dict[str, Any]]:
 
 def reply_text(reply: Reply) -> str:
     """The Reply's text, opening with a mention of each member it pings, if any."""
-    return "".join(f"<@{pid}> " for pid in reply.mentions) + reply.text
+    return "".join(f"<@{pid}> " for pid in reply.pings) + reply.text
 
 
 def reply_embed(reply: Reply) -> discord.Embed:

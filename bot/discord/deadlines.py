@@ -25,7 +25,7 @@ async def show_expired(bot: discord.Client, record: GameRecord, text: str) -> No
 
 
 async def post_in(bot: discord.Client, record: GameRecord, channel_id: str, reply: Reply, kind: str) -> None:
-    """Post a Reply in a channel or thread: its text (opening with the mentions of `reply.mentions`,
+    """Post a Reply in a channel or thread: its text (opening with the mentions of `reply.pings`,
     the members it may ping), its board and buttons with the last piece; retried, else kept in
     the outbox (answers.py's ``post_kept``), with a nonce of the game, the event and the game's
     version, so it is never posted twice."""
@@ -37,5 +37,5 @@ async def show_event(bot: discord.Client, event: DueEvent) -> None:
     """Show one carried-out deadline (the scheduler's `deliver`; it logs a failure)."""
     if event.kind == "expired":
         await show_expired(bot, event.record, event.reply.text)
-    else:   # a reminder (pinging reply.ping, and no one else), the computer's move, or the final board
+    else:   # a reminder (pinging reply.pings: the player to move alone), the computer's move, or the final board
         await post_in(bot, event.record, event.record.channel_id, event.reply, event.kind)

@@ -56,7 +56,7 @@ IDLE = 300.0     # with nothing pending, look again at least this often
 PENDING = 1000   # rows read per round
 BACKOFF = 8.0    # longest wait between two tries of one row, so it shows within 10 s of Discord answering
 MAX_AGE = 24 * 3600.0   # seconds a row is kept at most: an answer older than that is dropped, with a log line
-_KEPT = ("text", "ping", "pings", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
+_KEPT = ("text", "pings", "ply", "controls", "asker", "challenge", "finished", "embed")   # Reply fields kept
 
 
 class Outbox(Timer):
@@ -83,7 +83,7 @@ class Outbox(Timer):
         """Keep a committed change's post in `channel_id` (`text`: what is left of it to post) for later;
         `what` names it in the log."""
         data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
-        data.update(text=text.removeprefix("".join(f"<@{pid}> " for pid in reply.mentions)),
+        data.update(text=text.removeprefix("".join(f"<@{pid}> " for pid in reply.pings)),
                     board=reply.image is not None and reply.game_id is not None)
         store = self.service.store
         kept = Delivery("post", guild_id, channel_id, nonce, reply.game_id, data, self.service.clock())
@@ -170,7 +170,8 @@ class Outbox(Timer):
                 await self.client.http.delete_message(int(delivery.channel_id), int(delivery.ref))
             return
         data = delivery.reply
-        reply = Reply(data["text"], game_id=delivery.game_id, ping=data.get("ping"), pings=tuple(data.get("pings") or ()),
+        pings = (*([data["ping"]] if data.get("ping") else []), *(data.get("pings") or ()))   # "ping": kept by older versions
+        reply = Reply(data["text"], game_id=delivery.game_id, pings=pings,
                       ply=data.get("ply"), controls=tuple(data.get("controls") or ()), asker=data.get("asker"),
                       challenge=tuple(data["challenge"]) if data.get("challenge") else None,   # type: ignore[arg-type]
                       finished=bool(data.get("finished")), embed=data.get("embed"))

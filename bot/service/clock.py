@@ -135,10 +135,10 @@ class Clock(Tables):
                 record.reminded, record.due_at = True, deadline
 
                 async def reminder() -> DueEvent:
-                    ping = mover_id if await self.store.pings(mover_id) else None
+                    pings = (mover_id,) if await self.store.pings(mover_id) else ()
                     return DueEvent("reminder", record.copy(), Reply([(
                         Who(Player(mover_id, mover)), ", your move in ", Mark(game.info.name), f" (game #{record.id}) is "
-                        f"due within {duration(left)}; after that it is lost on time.")], game_id=record.id, ping=ping))
+                        f"due within {duration(left)}; after that it is lost on time.")], game_id=record.id, pings=pings))
 
                 return await self._after_save(self._save(live, before), reminder)
             game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, "time", Ending.TIME))

@@ -13,7 +13,7 @@ import random
 
 import engine
 import rules
-from rules import Ending, Outcome
+from rules import Ending, Outcome, Said
 
 from . import seats as computer
 from ..store import GameRecord, GameStatus
@@ -105,8 +105,8 @@ class Computer(Tables):
             before = record.copy()
             note = " (Busy: it thought less than usual.)" if busy else ""
 
-            def headline(words: str) -> Line:
-                return turn_headline(Player(*seat), words, note)
+            def headline(said: Said) -> Line:
+                return turn_headline(Player(*seat), said, note)
 
             def play_and_compose() -> Reply | None:   # one thread trip, as a member's move (Play._play_and_compose)
                 record.moves.append(game.play(move))

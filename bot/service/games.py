@@ -12,7 +12,7 @@ from . import seats as computer
 from ..settings import MAX_DAYS, MIN_DAYS
 from ..store import OPEN_SEAT, ChannelBusy, GameRecord, GameStatus, StaleRecord
 from ..timing import DAY, duration
-from .present import play_again, take_back, told
+from .present import play_again, said_turns, take_back, told
 from .tables import Live, Tables, tells_notices
 from .types import RULES_VERSION, Button, Mark, Player, Reply, UserError, Who
 
@@ -117,7 +117,7 @@ class Games(Tables):
                            Mark(info.name), ". ", Who(challenger, "would"), f" play {colour.capitalize()}{how}. {clock}",
                            *answer)],
                          game_id=record.id, challenge=(self._id(record), challenger.id, opponent.id if opponent else ""),
-                         ping=opponent.id if opponent is not None else None)
+                         pings=(opponent.id,) if opponent is not None else ())
 
     def _default_seconds(self) -> int | None:
         return int(self.move_deadline) if self.move_deadline else None
@@ -342,9 +342,10 @@ class Games(Tables):
             record.takeback_offer = user.id
             await self._save(live, before)
             other_id, other = next((pid, name) for pid, name in record.players if pid != user.id)
-            what = [part for move in record.moves[-plies:] for part in (" and ", Mark(move, code=True))][1:]
+            asked = take_back(game, plies)   # the turns in words, as the board after a takeback says them
+            play_again(game, asked)
             return await self._ping_member(
-                Reply([(Who(user, "asks"), " to take back ", *what, ". ", Who(Player(other_id, other)),
+                Reply([(Who(user, "asks"), " to take back ", *said_turns(asked), ". ", Who(Player(other_id, other)),
                         ", ", Button("accept or decline", ANSWER_TAKEBACK), "; any move declines.")],
                       game_id=record.id, controls=("takeback",), ply=daily.grid_ply(record), asker=user.id),
                 other_id)

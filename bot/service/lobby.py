@@ -131,11 +131,8 @@ class Lobby(Tables):
     async def _ping_member(self, reply: Reply, pid: str) -> Reply:
         """Mark the answer to ping member `pid`, unless they turned pings off (never the computer)."""
         try:
-            if pid and not computer.is_computer(pid) and pid not in reply.mentions and await self.store.pings(pid):
-                if reply.ping is None:
-                    reply.ping = pid
-                else:
-                    reply.pings += (pid,)
+            if pid and not computer.is_computer(pid) and pid not in reply.pings and await self.store.pings(pid):
+                reply.pings += (pid,)
         except Exception:   # the change is committed: a missing ping is no reason to fail its answer
             log.exception("could not read the ping preference of %s", pid)
         return reply

@@ -50,7 +50,7 @@ class Play(Tables):
         self._cancel_offers(record, user)
         self._settle(record, game)   # the reply shows the settled record (a finished game's Rematch)
         try:
-            return self._compose_board(record, game, lambda words: turn_headline(user, words))
+            return self._compose_board(record, game, lambda said: turn_headline(user, said))
         except Exception:   # noqa: BLE001 - not committed yet: the commit decides, the board comes after
             return None
 
@@ -59,7 +59,7 @@ class Play(Tables):
         record, game = live.record, live.playing
         await self._commit(live, before, undo=game.undo, settled=True)
         if reply is None:
-            reply = await self._board_reply(record, game, lambda words: turn_headline(user, words))
+            reply = await self._board_reply(record, game, lambda said: turn_headline(user, said))
         return await self._ping_next(reply, record, game)
 
     @staticmethod
@@ -326,4 +326,4 @@ class Play(Tables):
             record.moves.append(played)
             record.plies_played += 1
             await self._commit(live, before, undo=game.undo)
-            return await self._board_reply(record, game, lambda words: turn_headline(user, words))
+            return await self._board_reply(record, game, lambda said: turn_headline(user, said))

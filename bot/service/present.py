@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from datetime import datetime
 
 import rules
-from rules import Game, Outcome, describe_view
+from rules import Game, Outcome, Said, describe_view
 
 from .. import daily
 from ..paths import data_dir
@@ -113,17 +112,20 @@ class Presenter(Tables):
             image = None
         # Game.describe() builds the view again: use the one in hand unless a variant words it itself
         alt = describe_view(view, game.info.name) if type(game).describe is Game.describe else game.describe()
-        words = (game.last_move_description() or game.history[-1]) if record.moves else ""
+        said = game.last_move_said() if record.moves else Said(rules.PLAYS, "")
+        if record.moves and not said.words:
+            said = Said(rules.PLAYS, game.history[-1])
+        words = said.text()
         tells = callable(headline)   # the board after a turn: its header says the turn, numbered
         if callable(headline):
-            headline = headline(words)
+            headline = headline(said)
         lines: list[Line] = [(headline,) if isinstance(headline, str) else headline] if headline else []
         if tells and lines:
             lines[0] = (_number(record), *lines[0])
         elif not headline or not record.moves and outcome is None:   # /board, or a game's first board: which game, who plays
             lines.append((Mark(game.info.name), f" · game #{record.id}"))
             if record.solo:
-                played = "" if f" · {len(record.moves)} move" in view.caption else f" · moves played: {len(record.moves)}"
+                played = "" if view.counts_moves else f" · moves played: {len(record.moves)}"
                 lines.append(("Player: ", _who(record, 0), f"{played}{daily.record_note(record)}"))   # the count said once
             else:
                 lines.append(("White: ", _who(record, 0), " · Black: ", _who(record, 1)))
@@ -203,14 +205,11 @@ def moved(label: str | None, canonical: str) -> Line:
         else (Mark(canonical, code=True),)
 
 
-def turn_headline(player: Player, words: str, note: str = "") -> Line:
+def turn_headline(player: Player, said: Said, note: str = "") -> Line:
     """A turn's headline: "alice plays **Nf3**.", "alice plays **Nxg7, then swaps a2 and b2**.";
     a turn whose words open with their own verb takes it: "alice drops **a pawn on a3**."
-    (`words`: Game.last_move_description, which is the turn's label where it has one part)."""
-    verb, _, rest = words.partition(" ")
-    if not re.fullmatch(r"[a-z]{3,}s", verb) or not rest:
-        verb, rest = "plays", words
-    return Who(player, verb), " ", Mark(rest), f".{note}"
+    (`said`: Game.last_move_said, the rules' verb and the rest)."""
+    return Who(player, said.verb), " ", Mark(said.words), f".{note}"
 
 
 def take_back(game: Game, plies: int) -> list[tuple[str, str]]:
@@ -226,7 +225,12 @@ def play_again(game: Game, taken: list[tuple[str, str]]) -> None:
 
 def told(taken: list[tuple[str, str]]) -> Line:
     """Turns taken back, in a headline: "**e4** and **e5** taken back." (whose move it is, the board's next line says)."""
-    return (*[part for words, _ in taken for part in (" and ", Mark(words))][1:], " taken back.")
+    return (*said_turns(taken), " taken back.")
+
+
+def said_turns(turns: list[tuple[str, str]]) -> Line:
+    """Turns (as `take_back` gives them) in words: "**e4** and **e5**"."""
+    return tuple([part for words, _ in turns for part in (" and ", Mark(words))][1:])
 
 
 def _number(record: GameRecord) -> str:

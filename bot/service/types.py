@@ -81,7 +81,7 @@ class Button:
 
 Part = str | Mark | Who | When | Button
 Line = tuple[Part, ...]   # one line of an answer: words, set-apart words and players
-Headline = str | Line | Callable[[str], Line]   # a board's first line; a callable takes the last turn's words
+Headline = str | Line | Callable[[rules.Said], Line]   # a board's first line; a callable takes the last turn's words
 
 
 class Style:
@@ -146,8 +146,7 @@ class Reply:
     grid: GridState | None = None                  # KingSwap!'s 25 squares to click, shown instead of the builder
     ply: int | None = None                         # turns played in the game shown
     embed: dict[str, str] | None = None            # {"title", "description"}: shown as a card, `image` inside it
-    ping: str | None = None                        # id of the (first) member this answer should notify
-    pings: tuple[str, ...] = ()                    # more members to notify (a game lost on time: both players)
+    pings: tuple[str, ...] = ()                    # ids of the members this answer notifies (a loss on time: both players)
     controls: tuple[str, ...] = ()                 # buttons to show: "draw", "resign", "rematch", "takeback"
     asker: str | None = None                       # who asked the takeback the "takeback" buttons answer
 
@@ -162,11 +161,6 @@ class Reply:
     @lines.setter
     def lines(self, lines: list[Line]) -> None:
         self.content = lines
-
-    @property
-    def mentions(self) -> tuple[str, ...]:
-        """Every member this answer notifies: `ping`, then `pings`."""
-        return (self.ping, *self.pings) if self.ping is not None else self.pings
 
     @property
     def text(self) -> str:
@@ -184,12 +178,12 @@ class DueEvent:
 
     kind "expired": a challenge expired (edit its message, no buttons; `reply.text` says so);
     "reminder": the player to move has a quarter of their time left (post `reply` in the game's
-    channel; `reply.ping` is that player unless they opted out); "timeout": they ran out of time
-    and lost (post the final board `reply` in the game's channel, `reply.mentions` both players
+    channel; `reply.pings` that player unless they opted out); "timeout": they ran out of time
+    and lost (post the final board `reply` in the game's channel, `reply.pings` both players
     unless they opted out).
 
     From the computer's runner (bot/opponent/runner.py), once its turn is saved: "move": the
-    board after the computer's move (post `reply` in the game's channel, `reply.ping` the member
+    board after the computer's move (post `reply` in the game's channel, `reply.pings` the member
     unless they opted out); "resign": it resigned a hopeless position (post the final board)."""
     kind: str
     record: GameRecord

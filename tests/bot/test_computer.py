@@ -94,7 +94,7 @@ async def test_a_challenge_to_the_computer_starts_at_once_and_its_answer_is_save
     await delivered.wait(1)
     event = delivered.events[0]
     assert event.kind == "move" and f"{KIBITZ_1} plays" in event.reply.text
-    assert event.reply.ping == ALICE.id and "alice to move" in event.reply.text
+    assert event.reply.pings == (ALICE.id,) and "alice to move" in event.reply.text
     assert delivered.stored[0] == event.record.moves and len(event.record.moves) == 2   # saved, then shown
     assert event.record.due_at is not None and f"1… {KIBITZ_1} plays **" in event.reply.text
 
@@ -118,10 +118,10 @@ async def test_the_computer_moves_first_as_white_and_has_no_deadline_of_its_own(
 async def test_the_computer_is_never_pinged_and_its_move_numbers_the_members_next_menus(played):
     service, delivered, _ = played
     start = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", guild=GUILD, colour="black", level=1)
-    assert start.ping is None   # the computer is to move: no mention of a seat that is no member
+    assert start.pings == ()   # the computer is to move: no mention of a seat that is no member
     await delivered.wait(1)
     after = delivered.events[0].reply
-    assert after.ping == ALICE.id and after.builder is not None
+    assert after.pings == (ALICE.id,) and after.builder is not None
     assert after.ply == 1 > start.ply   # one up per turn, as after a member's move: an older menu never matches
 
 

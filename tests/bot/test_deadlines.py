@@ -80,7 +80,7 @@ async def test_the_player_to_move_is_reminded_once_with_a_quarter_left_then_lose
     assert await timed.due_events() == []
     clock.now += 1
     [reminder] = await timed.due_events()
-    assert reminder.kind == "reminder" and reminder.reply.ping == ALICE.id
+    assert reminder.kind == "reminder" and reminder.reply.pings == (ALICE.id,)
     assert "alice, your move" in reminder.reply.text and "18 hours" in reminder.reply.text
     assert await timed.due_events() == []   # reminded once
     clock.now += 0.75 * DAY
@@ -102,7 +102,7 @@ async def test_a_move_restarts_the_clock_for_the_other_player(timed, store, cloc
     assert stored.reminded is False and GameService.deadline_of(stored) == clock.now + 3 * DAY
     clock.now += 2.9 * DAY
     [reminder] = await timed.due_events()
-    assert reminder.reply.ping == BOB.id
+    assert reminder.reply.pings == (BOB.id,)
 
 
 async def test_a_move_made_before_the_deadline_is_handled_wins_over_the_forfeit(timed, store, clock):
@@ -171,7 +171,7 @@ async def test_a_member_who_turned_pings_off_is_reminded_without_a_ping(timed, s
     await started(timed)
     clock.now += 2.5 * DAY
     [reminder] = await timed.due_events()
-    assert reminder.kind == "reminder" and reminder.reply.ping is None
+    assert reminder.kind == "reminder" and reminder.reply.pings == ()
 
 
 async def test_a_save_with_a_nearer_deadline_wakes_the_scheduler(timed, clock):

@@ -57,28 +57,28 @@ async def test_move_where_nothing_was_ever_played_says_no_game(service):
 
 async def test_a_challenge_pings_the_challenged_member_and_an_open_one_nobody(service):
     named = await service.challenge(CHANNEL, ALICE, BOB, "standard")
-    assert named.ping == BOB.id
+    assert named.pings == (BOB.id,)
     open_one = await service.challenge(CHANNEL, ALICE, None, "standard")
-    assert open_one.ping is None
+    assert open_one.pings == ()
 
 
 async def test_a_move_pings_the_player_now_to_move_unless_they_opted_out(service):
     reply = await service.challenge(CHANNEL, ALICE, BOB, "standard", colour="white")
     accepted = await service.accept(CHANNEL, BOB, reply.game_id)
-    assert accepted.ping == ALICE.id
-    assert (await service.move(CHANNEL, ALICE, "e4")).ping == BOB.id
+    assert accepted.pings == (ALICE.id,)
+    assert (await service.move(CHANNEL, ALICE, "e4")).pings == (BOB.id,)
     off = await service.set_pings(BOB, False)
     assert off.ephemeral and "/pings on" in off.text
-    assert (await service.move(CHANNEL, BOB, "e5")).ping == ALICE.id
-    assert (await service.move(CHANNEL, ALICE, "Nf3")).ping is None
+    assert (await service.move(CHANNEL, BOB, "e5")).pings == (ALICE.id,)
+    assert (await service.move(CHANNEL, ALICE, "Nf3")).pings == ()
     await service.set_pings(BOB, True)
-    assert (await service.move(CHANNEL, BOB, "Nc6")).ping == ALICE.id
+    assert (await service.move(CHANNEL, BOB, "Nc6")).pings == (ALICE.id,)
 
 
 async def test_a_puzzle_move_pings_nobody(service):
     await service.start_puzzle(CHANNEL, ALICE, "safe-passage", seed=1)
     choices = await service.move_suggestions(CHANNEL, ALICE)
-    assert (await service.move(CHANNEL, ALICE, choices[0])).ping is None
+    assert (await service.move(CHANNEL, ALICE, choices[0])).pings == ()
 
 
 async def test_settings_start_with_defaults_and_are_saved(service, store):

@@ -1,6 +1,7 @@
 """What a newcomer meets first: /undo in a game of two, PGN of puzzles and unusual starts, the console's
 small answers, who plays White, the variants list, and a solved puzzle's place on the board after /undo."""
 import io
+from dataclasses import replace
 
 import pytest
 
@@ -149,6 +150,16 @@ async def test_safe_passage_board_text_counts_the_moves_once(service):
     await service.move(CHANNEL, ALICE, (await service.move_suggestions(CHANNEL, ALICE, ""))[0])
     text = (await service.board(CHANNEL)).text
     assert "· 1 move." in text and "moves played" not in text
+
+
+async def test_a_puzzle_caption_that_counts_something_else_leaves_the_moves_played_said(service, monkeypatch):
+    """Whether the caption counts the moves is the rules' word, not read off its text."""
+    kingswap = type(rules.new_game("kingswap", seed=1))
+    shown = kingswap.view
+    monkeypatch.setattr(kingswap, "view", lambda game: replace(shown(game), caption="king heading for a5 · 1 move left"))
+    await service.start_puzzle(CHANNEL, ALICE, "kingswap", seed=1)
+    await service.move(CHANNEL, ALICE, (await service.move_suggestions(CHANNEL, ALICE, ""))[0])
+    assert "moves played: 1" in (await service.board(CHANNEL)).text
 
 
 # -- who plays White ---------------------------------------------------------------------------

@@ -44,12 +44,24 @@ async def test_asking_when_to_move_takes_back_two_moves_to_give_the_move_back(se
     game_id = await started(service)
     await played(service, "e4", "e5", "Nf3", "Nc6")
     asked = await service.takeback(CHANNEL, ALICE)
-    assert "alice asks to take back `g1f3` and `b8c6`." in asked.text
+    assert "alice asks to take back **Nf3** and **Nc6**." in asked.text
     reply = await service.answer_takeback(CHANNEL, BOB, game_id, accept=True)
     assert reply.text.startswith("bob accepts the takeback: **Nf3** and **Nc6** taken back.\nalice to move")
     assert (await store.get(game_id)).moves == ["e2e4", "e7e5"]
     with pytest.raises(UserError, match="not your turn"):
         await service.move(CHANNEL, BOB, "Nc6")
+
+
+async def test_a_takeback_request_says_a_turn_of_several_parts_in_words_and_changes_no_move(service, store):
+    reply = await service.challenge(CHANNEL, ALICE, BOB, "balanced-swap", colour="white")
+    await service.accept(CHANNEL, BOB)
+    await played(service, "d4", "d7d5 f8/e7")
+    asked = await service.takeback(CHANNEL, BOB)
+    assert "bob asks to take back **d5, then swaps f8 and e7**." in asked.text and "f8/e7" not in asked.text
+    stored = await store.get(reply.game_id)
+    assert stored.moves == ["d2d4", "d7d5 f8/e7"] and stored.takeback_offer == BOB.id
+    taken = await service.answer_takeback(CHANNEL, ALICE, reply.game_id, accept=True)
+    assert taken.text.startswith("alice accepts the takeback: **d5, then swaps f8 and e7** taken back.")
 
 
 async def test_a_declined_takeback_changes_no_move(service, store):
@@ -168,10 +180,10 @@ async def test_a_moderator_aborts_a_game_without_result_or_rating(service, store
 async def test_an_abort_pings_the_players_who_did_not_abort_it_unless_they_opted_out(service, store):
     await started(service)
     await played(service, "e4")
-    assert (await service.abort(CHANNEL, ALICE, moderator=True)).mentions == (BOB.id,)   # a player who moderates
+    assert (await service.abort(CHANNEL, ALICE, moderator=True)).pings == (BOB.id,)   # a player who moderates
     await started(service)
     await service.set_pings(BOB, False)
-    assert (await service.abort(CHANNEL, CAROL, moderator=True)).mentions == (ALICE.id,)
+    assert (await service.abort(CHANNEL, CAROL, moderator=True)).pings == (ALICE.id,)
 
 
 async def test_abort_by_game_number_from_elsewhere_in_the_server(service, store):
@@ -262,7 +274,7 @@ async def test_the_console_asks_and_answers_a_takeback_and_aborts(service, tmp_p
                  "/as bob", "/takeback maybe", "/takeback yes"):
         await console.handle(line)
     text = out.getvalue()
-    assert "You ask to take back e2e4." in text
+    assert "You ask to take back e4." in text
     assert "! Answer a takeback with /takeback yes or /takeback no." in text
     assert "bob accepts the takeback: e4 taken back.\n" in text
     await console.handle("/abort")
@@ -289,11 +301,11 @@ async def test_a_turn_builder_menu_from_before_a_takeback_plays_nothing_after_an
 async def test_a_takeback_request_and_a_draw_offer_ping_the_opponent_who_must_answer(service, store):
     await started(service)
     await played(service, "e4", "e5")
-    assert (await service.takeback(CHANNEL, BOB)).ping == ALICE.id
+    assert (await service.takeback(CHANNEL, BOB)).pings == (ALICE.id,)
     await service.move(CHANNEL, ALICE, "Nf3")                  # a move declines the request
-    assert (await service.draw(CHANNEL, ALICE)).ping == BOB.id
+    assert (await service.draw(CHANNEL, ALICE)).pings == (BOB.id,)
     await store.set_pings(ALICE.id, False, "t")                # unless they turned pings off
-    assert (await service.takeback(CHANNEL, ALICE)).ping == BOB.id
+    assert (await service.takeback(CHANNEL, ALICE)).pings == (BOB.id,)
     await store.set_pings(BOB.id, False, "t")
     await service.answer_takeback(CHANNEL, ALICE, (await store.open_game(CHANNEL)).id, accept=False)
-    assert (await service.takeback(CHANNEL, ALICE)).ping is None
+    assert (await service.takeback(CHANNEL, ALICE)).pings == ()

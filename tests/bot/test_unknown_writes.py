@@ -47,7 +47,7 @@ async def test_a_move_whose_answer_is_lost_after_the_commit_is_answered_and_the_
     proxy.lose_reply(UPDATE)
     reply = await pg_service.move(CHANNEL, ALICE, "e4")
     assert proxy.cut == 1                                   # the fault did happen
-    assert "alice plays **e4**" in reply.text and reply.ping == BOB.id
+    assert "alice plays **e4**" in reply.text and reply.pings == (BOB.id,)
     assert (await pg_service.store.open_game(CHANNEL)).moves == ["e2e4"]
     assert "Last move: 1. **e4**" in (await pg_service.board(CHANNEL)).text
     answer = await pg_service.move(CHANNEL, BOB, "e5")      # it is bob's turn, as stored
@@ -71,7 +71,7 @@ async def test_an_accept_whose_answer_is_lost_starts_the_game_where_it_was_accep
     proxy.lose_reply(UPDATE)
     reply = await pg_service.accept(CHANNEL, BOB, made.game_id, play_in="thread-1")
     assert proxy.cut == 1
-    assert "bob accepts" in reply.text and reply.ping == ALICE.id
+    assert "bob accepts" in reply.text and reply.pings == (ALICE.id,)
     assert (await pg_service.store.open_game("thread-1")).id == made.game_id
     assert await pg_service.store.challenges(CHANNEL) == []
     assert "alice plays **e4**" in (await pg_service.move("thread-1", ALICE, "e4")).text

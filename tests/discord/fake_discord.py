@@ -175,6 +175,7 @@ _OPTION_CHANNEL = 7   # a channel option: its value is the channel's id, resolve
 
 
 EMBED_TOTAL = 6000   # characters over all embeds of one message (Discord's documented embed limits)
+EMBED_TEXT, EMBED_TITLE = 4096, 256   # characters in one embed's description, in its title
 
 
 def _embed_size(embeds: Any) -> int:
@@ -183,6 +184,15 @@ def _embed_size(embeds: Any) -> int:
                + sum(len(f.get("name") or "") + len(f.get("value") or "") for f in e.get("fields") or [])
                + len((e.get("footer") or {}).get("text") or "") + len((e.get("author") or {}).get("name") or "")
                for e in embeds or [])
+
+
+def _embed_refused(embeds: Any) -> str:
+    """Why Discord refuses these embeds by their length ("" when it takes them)."""
+    if _embed_size(embeds) > EMBED_TOTAL:
+        return f"Embed size exceeds maximum size of {EMBED_TOTAL}"
+    over = [limit for e in embeds or [] for field, limit in (("description", EMBED_TEXT), ("title", EMBED_TITLE))
+            if len(e.get(field) or "") > limit]
+    return f"Must be {over[0]} or fewer in length." if over else ""
 
 
 def _mentions_refused(allowed: Any) -> str | None:
@@ -895,10 +905,9 @@ class FakeDiscord:
         if isinstance(body, dict) and (refused := _mentions_refused((body.get("data") or body).get("allowed_mentions"))):
             return _json({"message": "Invalid Form Body", "code": 50035, "errors": {"allowed_mentions": {"_errors": [
                 {"code": "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE", "message": refused}]}}}, status=400)
-        if isinstance(body, dict) and _embed_size((body.get("data") or body).get("embeds")) > EMBED_TOTAL:
+        if isinstance(body, dict) and (too_long := _embed_refused((body.get("data") or body).get("embeds"))):
             return _json({"message": "Invalid Form Body", "code": 50035, "errors": {"embeds": {"_errors": [
-                {"code": "BASE_TYPE_MAX_LENGTH", "message": f"Embed size exceeds maximum size of {EMBED_TOTAL}"}]}}},
-                status=400)
+                {"code": "BASE_TYPE_MAX_LENGTH", "message": too_long}]}}}, status=400)
         if method == "GET" and path == "/users/@me":
             return _json(self.bot_user)
         if method == "GET" and path == "/oauth2/applications/@me":

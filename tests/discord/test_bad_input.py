@@ -9,6 +9,8 @@ from typing import Any
 import discord
 import pytest
 
+import rules
+
 from bot.service import present
 from tests.discord.fake_discord import CHANNEL_MESSAGE, FakeDiscord, InteractionLog
 
@@ -126,6 +128,31 @@ async def test_the_stand_in_refuses_a_message_whose_embeds_pass_6000_characters(
         await channel.send(embeds=[discord.Embed(title="t", description="x" * 4000), discord.Embed(description="y" * 2000)])
     assert (refused.value.status, refused.value.code) == (400, 50035)
     await channel.send(embeds=[discord.Embed(title="t", description="x" * 4000), discord.Embed(description="y" * 1999)])
+
+
+async def test_the_stand_in_refuses_an_embed_over_discords_description_or_title_limit(bot, fake):
+    channel = bot.get_channel(int(fake.channel_id))
+    for embed in (discord.Embed(description="x" * 4097), discord.Embed(title="t" * 257, description="x")):
+        with pytest.raises(discord.HTTPException) as refused:
+            await channel.send(embed=embed)
+        assert (refused.value.status, refused.value.code) == (400, 50035)
+    await channel.send(embed=discord.Embed(title="t" * 256, description="x" * 4096))
+
+
+async def test_every_rules_card_is_shown_whole_within_discords_limits(bot, fake, service):
+    """The longest cards come near the limits (KingSwap!'s text within a few characters of one embed,
+    Solitary Patience's near a message's 6,000): every card is taken by the stand-in, word for word."""
+    for slug in sorted(rules.VARIANTS):
+        card = (await service.rules_text(slug)).text
+        title, body = card.split("\n", 1)
+        log = await fake.slash("rules", {"variant": slug}, user=fake.alice)
+        words = body.split()
+
+        def shown(log: InteractionLog) -> list[str]:
+            return " ".join(e["description"] for m in log.messages for e in m.data.get("embeds") or []).split()
+        await log.wait(lambda log: shown(log) == words)
+        assert log.messages[0].data["embeds"][0]["title"] == title.removeprefix("# ")
+        assert all(r.status == 200 for r in fake.requests if log.token in r.path or "/callback" in r.path), slug
 
 
 async def test_a_rules_card_too_long_for_one_message_goes_on_in_a_second(bot, fake, monkeypatch, tmp_path):

@@ -210,7 +210,7 @@ async def test_a_kept_board_overtaken_by_a_newer_one_is_told_not_redrawn(bot, fa
 def _kept(fake: FakeDiscord, game_id: int, ply: int, text: str, ping: dict) -> tuple:
     """keep_post's arguments for the board of `game_id` at `ply` ("…plays…" headline, pinging `ping`)."""
     interaction = SimpleNamespace(guild_id=int(fake.guild_id), channel_id=int(fake.channel_id), id=ply)
-    reply = Reply(text, image=b"board", game_id=game_id, ply=ply, ping=ping["id"])
+    reply = Reply(text, image=b"board", game_id=game_id, ply=ply, pings=(ping["id"],))
     return interaction, reply, f"<@{ping['id']}> {text}", f"n{ply}"
 
 
@@ -230,6 +230,18 @@ async def test_boards_kept_out_of_order_show_the_newest_with_headlines_in_order(
     assert posted.content.startswith(f"<@{fake.alice['id']}> alice plays **e4**, late.\nbob plays **e5**, late.")
     assert posted.files and posted.files[0].data.startswith(PNG_MAGIC)
     assert await service.store.deliveries() == []
+
+
+async def test_an_answer_kept_with_the_older_ping_field_still_pings(bot, fake, service):
+    """Rows kept before an update name their member in "ping" (now "pings"): still mentioned, and allowed to be."""
+    await bot.outbox.stop()   # sent when the test says
+    bob = fake.bob["id"]
+    await service.store.add_delivery(Delivery("post", fake.guild_id, fake.channel_id, "n-old", None,
+                                              {"text": "alice plays **e4**, kept.", "ping": bob}, service.clock()))
+    assert await bot.outbox.flush()
+    [posted] = shown(fake, fake.channel_id, ", kept.")
+    assert posted.content == f"<@{bob}> alice plays **e4**, kept."
+    assert posted.body["allowed_mentions"]["users"] == [int(bob)]
 
 
 async def _first_answer_kept(bot, fake: FakeDiscord, service: GameService) -> None:

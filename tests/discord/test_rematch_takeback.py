@@ -83,7 +83,7 @@ async def test_an_accepted_takeback_undoes_the_move_and_closes_the_request(bot, 
     await play(fake, thread, "e4", "e5", "Nf3")
     asked = await fake.slash("takeback", user=fake.alice, channel=thread)
     assert not asked.reply.ephemeral
-    assert "alice asks to take back `g1f3`. bob, accept or decline" in asked.reply.content
+    assert "alice asks to take back **Nf3**. bob, accept or decline" in asked.reply.content
     assert labels(asked.reply.message) == ["Accept", "Decline"]
     onlooker = await fake.click(button(asked, "Accept"), user=fake.carol, message=asked.reply.message)
     assert onlooker.reply.ephemeral and "not playing" in onlooker.reply.content
@@ -121,7 +121,7 @@ async def test_an_old_takeback_requests_buttons_do_not_answer_a_later_request(bo
     first = await fake.slash("takeback", user=fake.alice, channel=thread)   # her Nf3 alone
     await fake.slash("move", {"move": "Nc6"}, user=fake.bob, channel=thread)   # bob's move declines it
     second = await fake.slash("takeback", user=fake.alice, channel=thread)
-    assert "take back `g1f3` and `b8c6`" in second.reply.content
+    assert "take back **Nf3** and **Nc6**" in second.reply.content
     for label in ("Accept", "Decline"):
         old = await fake.click(button(first, label), user=fake.bob, message=first.reply.message)
         assert old.reply.ephemeral and "That takeback request is no longer open" in old.reply.content

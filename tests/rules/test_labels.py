@@ -181,6 +181,24 @@ def test_a_turn_is_described_in_words_and_its_label_stays_notation(slug, fen, mo
     assert game.last_move_description().rstrip("+#") == words
 
 
+@pytest.mark.parametrize("slug, fen, moves, turn, said", [
+    ("balanced-swap", None, ["d4"], "d7d5 f8/e7", ("plays", "d5, then swaps f8 and e7")),
+    ("tyrant", "br1r1Nn1/p3k2p/P1p2ppP/1p1pp1N1/1PPPP3/B4P1R/1Q4q1/1R1K1B2 w - - 1 43", [], "b2g2 Q@a1",
+     ("plays", "Qxg2, then places the Queen on a1")),
+    ("donnybrook", "1r1q2n1/4pbbn/p4p1r/1p1p3p/1P1P1PpP/R1PK1NP1/1PQB3R/1N6[B] w - - 0 27", [], "B@a1 f3g5",
+     ("puts", "the Bishop back on a1, then Ng5")),
+    ("reentrant", "RNQ2knr/PPP1pppp/8/8/8/8/ppppPPPP/rnq2KNR[P,] w - - 0 1", [], "P@e4", ("drops", "a pawn on e4")),
+    ("standard", None, [], "g1f3", ("plays", "Nf3")),
+])
+def test_the_rules_say_a_turns_verb_apart_from_what_follows_it(slug, fen, moves, turn, said):
+    game = rules.new_game(slug, fen=fen)
+    for move in moves:
+        game.play(move)
+    assert game.said_move(turn) == said and game.said_move(turn).text() == game.describe_move(turn)
+    game.play(turn)
+    assert game.last_move_said() == said
+
+
 def test_a_swap_that_promotes_says_what_the_pawn_becomes():
     game = rules.new_game("balanced-swap", fen="R7/7k/8/8/8/8/P7/4K3 w - - 0 2")   # the rook on a8 may swap with a2
     turn = next(m for m in game.legal_moves() if m.startswith("e1e2 ") and m.endswith("n"))
@@ -196,6 +214,7 @@ def test_the_last_turn_in_words_says_check_after_a_part_that_is_not_a_move():
     game.play("P@g7")
     assert game.view().checks
     assert (game.last_move_label(), game.last_move_description()) == ("P@g7+", "drops a pawn on g7, check")
+    assert game.last_move_said() == ("drops", "a pawn on g7, check")
 
 
 def refusal(game: rules.Game, text: str) -> rules.IllegalMove:

@@ -89,8 +89,8 @@ class Playing(commands.Cog):
                                              guild=guild_key(interaction))
             record = await self.service.game_record(reply.game_id) if reply.game_id is not None else None
             if record is not None and record.channel_id != here:   # aborted from elsewhere: pinged where they play
-                elsewhere.append((record, Reply(reply.lines, ping=reply.ping, pings=reply.pings)))
-                reply.ping, reply.pings = None, ()
+                elsewhere.append((record, Reply(reply.lines, pings=reply.pings)))
+                reply.pings = ()
             return reply
 
         await answer(interaction, aborted(), changes=True)

@@ -164,6 +164,7 @@ class SafePassage(ChessVariant[int]):
     fide_moves = False        # `generate` lists the candidates
     filters_moves = True      # `allows` refuses some
     faults = ChessVariant.faults | chess.STATUS_TOO_MANY_KINGS
+    caption_counts_moves = True   # "… · 37 moves"
 
     def __init__(self, hint: HintSearch | None = None, daily: DailyDealer | None = None) -> None:
         """`hint`, `daily`: the searches the package registers in the games' VariantInfo."""
