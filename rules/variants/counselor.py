@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import after as board_after
+from ..lookahead import after as board_after, pushed, scratch
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -79,9 +79,8 @@ class Counselor(PartsVariant[FairyTurn]):
     def safe_moves(self, board: chess.Board) -> Iterator[chess.Move]:
         us = board.turn
         for move in self.pseudo(board):
-            board.push(move)
-            safe = self.is_safe(board, us)
-            board.pop()
+            with pushed(board, move) as now:
+                safe = self.is_safe(now, us)
             if safe:
                 yield move
 
@@ -91,14 +90,13 @@ class Counselor(PartsVariant[FairyTurn]):
 
     def sorted_moves(self, board: chess.Board) -> tuple[list[chess.Move], list[chess.Move]]:
         """(safe moves, those of them that checkmate the enemy Queen)."""
-        work = board.copy(stack=False)
+        work = scratch(board)
         safe, mating = [], []
         for move in list(self.safe_moves(work)):
             safe.append(move)
-            work.push(move)
-            if work.queens & work.occupied_co[work.turn] and self.mates_queen(work):
-                mating.append(move)
-            work.pop()
+            with pushed(work, move) as now:
+                if now.queens & now.occupied_co[now.turn] and self.mates_queen(now):
+                    mating.append(move)
         return safe, mating
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:

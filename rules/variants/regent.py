@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import chess
 
+from ..lookahead import pushed, scratch
 from ..men import FIDE_MEN, Royalty, man_at
 from ..position import FairyTurn, PartsVariant, Position, Step
 
@@ -91,24 +92,21 @@ class Regent(PartsVariant[FairyTurn]):
 
     def verdict(self, board: chess.Board, work: chess.Board, move: chess.Move,
                 barred: dict[int, set[str]]) -> str | None:
-        """None if `move` is legal; else why not, in words (work: a copy of board to push on)."""
+        """None if `move` is legal; else why not, in words (work: a `scratch` copy of board, pushed on)."""
         us = board.turn
         lines = barred.get(move.from_square)
         if lines and direction(move) in lines:
             return self.restriction(board, move.from_square, direction(move))
-        work.push(move)
-        try:
-            if self.facing(work):
+        with pushed(work, move) as now:
+            if self.facing(now):
                 return "The two Queens may not face each other on an open line."
-            for queen in chess.scan_forward(work.queens & work.occupied_co[us]):
-                hits = self.attackers(work, not us, queen)
+            for queen in chess.scan_forward(now.queens & now.occupied_co[us]):
+                hits = self.attackers(now, not us, queen)
                 if hits:
                     attacker = chess.lsb(hits)
                     return (f"That leaves your Queen on {chess.square_name(queen)} attacked by the "
-                            f"{NAMES[man_at(work, attacker).piece_type]} on {chess.square_name(attacker)}.")
+                            f"{NAMES[man_at(now, attacker).piece_type]} on {chess.square_name(attacker)}.")
             return None
-        finally:
-            work.pop()
 
     def restriction(self, board: chess.Board, queen: int, way: str) -> str:
         checks = [(a, line) for q, a, line in self.checks(board, board.turn) if q == queen]
@@ -131,14 +129,14 @@ class Regent(PartsVariant[FairyTurn]):
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
         board = position.board
-        work = board.copy(stack=False)
+        work = scratch(board)
         barred = self.barred_all(board)
         return {m.uci(): (Step(m),) for m in self.pseudo(board) if self.verdict(board, work, m, barred) is None}
 
     # -- refusals ------------------------------------------------------------------------------------
     def why_refused(self, position: Position, move: chess.Move) -> str:
         board = position.board
-        found = self.verdict(board, board.copy(stack=False), move, self.barred_all(board))
+        found = self.verdict(board, scratch(board), move, self.barred_all(board))
         return found or "That is not a legal move here."
 
     def own_reason(self, position: Position, move: chess.Move) -> str | None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Ending, Outcome
+from ..lookahead import pushed, scratch
 from ..men import FIDE_MEN, Man, Royalty
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -89,12 +90,11 @@ class Separation(PartsVariant[FairyTurn]):
     def verdicts(self, position: Position) -> dict[chess.Move, str]:
         board = position.board
         checks = self.checks(board)
-        work = board.copy(stack=False)
+        work = scratch(board)
         found = {}
         for move in self.steps(position):
-            work.push(move)
-            found[move] = self.verdict(board, work, move, checks)
-            work.pop()
+            with pushed(work, move) as now:
+                found[move] = self.verdict(board, now, move, checks)
         return found
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:

@@ -17,7 +17,7 @@ import chess
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Ending, Outcome
 from ..endings import NoMove
-from ..lookahead import after, mate_in_one, may_check, passed
+from ..lookahead import after, mate_in_one, may_check, passed, pushed
 
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     """The opponent's mating series against the side to move, if any: (mate,) or (first, mate),
@@ -31,10 +31,8 @@ def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     for first in list(series.legal_moves):
         if may_check(series, first) and series.gives_check(first):
             continue                                 # the first of two may not give check (rules card)
-        series.push(first)
-        series.turn, series.ep_square = not series.turn, None   # P passes again (pop() restores both)
-        mate = mate_in_one(series)
-        series.pop()
+        with pushed(series, first, again=True) as passed_again:   # P passes again
+            mate = mate_in_one(passed_again)
         if mate is not None:
             return first, mate
     return None
