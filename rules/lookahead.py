@@ -4,7 +4,8 @@ One place for the questions look-ahead variants ask ("could the opponent mate at
 "does this move allow a mate?"), and the one way variants look ahead: `after(board, move)` for a
 copy, `pushed(board, move)` to play a move on the board itself and always take it back (hot
 loops: one `scratch` copy, then a push per move), `passed` for the same side moving again, and
-`earlier` to look back along the moves played. Every helper leaves the board it is given as it found it.
+`earlier` to look back along the moves played. Every helper leaves the board it is given as it
+found it.
 
 The mate search is cheap because a mate needs a check, and a check needs a move that lands
 where its man (or its promoted man) attacks the enemy king's square, or one that leaves a
