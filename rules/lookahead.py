@@ -2,10 +2,10 @@
 
 One place for the questions look-ahead variants ask ("could the opponent mate at once?",
 "does this move allow a mate?"), and the one way variants look ahead: `after(board, move)` for a
-copy, `pushed(board, move)` to play a move on the board itself and always take it back (hot
-loops: one `scratch` copy, then a push per move), `passed` for the same side moving again, and
-`earlier` to look back along the moves played. Every helper leaves the board it is given as it
-found it.
+copy, `pushed(board, move)` to play a move on the board itself and always take it back (and
+`each_after` over many moves: one `scratch` copy, then a push per move, for hot loops), `passed`
+for the same side moving again, and `earlier` to look back along the moves played. Every helper
+leaves the board it is given as it found it.
 
 The mate search is cheap because a mate needs a check, and a check needs a move that lands
 where its man (or its promoted man) attacks the enemy king's square, or one that leaves a
@@ -62,6 +62,19 @@ class pushed:
         self.board.pop()
 
 
+def each_after(board: chess.Board, moves: Iterable[chess.Move]) -> Iterator[tuple[chess.Move, chess.Board]]:
+    """Each of `moves` with `board` after it: played on `board` itself and taken back before the
+    next, and when the loop stops early (the iterator is closed as the loop lets it go). The
+    loop form of `pushed`, for hot loops: it costs about a third of what a `with` per move does."""
+    push, pop = board.push, board.pop
+    for move in moves:
+        push(move)
+        try:
+            yield move, board
+        finally:
+            pop()
+
+
 def earlier(board: chess.Board, plies: int) -> Iterator[chess.Board]:
     """The positions before each of the last `plies` moves of `board`'s move stack, newest first,
     taken back one by one on a single copy (each yielded board is good until the next: keep one
@@ -72,10 +85,10 @@ def earlier(board: chess.Board, plies: int) -> Iterator[chess.Board]:
         yield probe
 
 
-def defended_after(board: chess.Board, move: chess.Move) -> bool:
-    """Could another man of the mover capture on the square `move` lands on, once it is made?"""
-    with pushed(board, move) as now:
-        return now.is_attacked_by(not now.turn, move.to_square)
+def defended(board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Move]:
+    """The moves among `moves` after which another man of the mover could capture on the square
+    the move lands on."""
+    return [move for move, now in each_after(board, moves) if now.is_attacked_by(not now.turn, move.to_square)]
 
 
 def may_check(board: chess.Board, move: chess.Move) -> bool:

@@ -22,7 +22,7 @@ import chess
 from ..chess_variant import normalise_san, san
 from ..notation import spelling_key, spellings
 from ..core import IllegalMove
-from ..lookahead import after, passed, pushed, scratch
+from ..lookahead import after, each_after, passed, pushed, scratch
 from ..refusals import FROM_TO_OR_SAN, ambiguous, cannot_reach, whose
 from ..position import PartsVariant, Position, Step, colour_of, label_text, turn_text
 
@@ -75,10 +75,9 @@ def answers(board: chess.Board) -> Iterator[tuple[chess.Move, chess.Move]]:
             targets = chess.BB_ALL
             if chess.popcount(checkers) == 1:
                 targets = checkers | chess.between(own_king, chess.lsb(checkers))
-            for second in between.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square], targets):
-                with pushed(between, second) as now:
-                    answered = not now.is_attacked_by(not us, own_king)
-                if answered:
+            seconds = between.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square], targets)
+            for second, now in each_after(between, seconds):
+                if not now.is_attacked_by(not us, own_king):
                     yield first, second
 
 

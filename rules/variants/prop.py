@@ -11,7 +11,7 @@ from ..castling import Castling
 from ..chess_variant import ChessVariant
 from ..core import Ending, Outcome
 from ..endings import FIVEFOLD, THREEFOLD_CLAIM, NoMove
-from ..lookahead import defended_after
+from ..lookahead import defended
 from ..men import NO_ROYALTY
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
@@ -45,16 +45,16 @@ class Prop(ChessVariant[int]):
         return " ".join(fields)
 
     def legal(self, board: chess.Board, state: int) -> list[chess.Move]:
-        defended = [m for m in self.generate(board, state) if defended_after(board, m)]
-        forward = [m for m in defended if is_forward(board, m)]
-        return forward or defended
+        safe = defended(board, self.generate(board, state))
+        forward = [m for m in safe if is_forward(board, m)]
+        return forward or safe
 
     def allows(self, board: chess.Board, state: int, move: chess.Move) -> bool:
         return move in self.legal(board, state)
 
     def explain(self, board: chess.Board, state: int, move: chess.Move) -> str:
         to = chess.square_name(move.to_square)
-        if not defended_after(board, move):
+        if not defended(board, [move]):
             return (f"{to} would not be defended: a man may only move to a square another of "
                     f"your men could capture on after the move.")
         example = next((m.uci() for m in self.legal(board, state)), "")

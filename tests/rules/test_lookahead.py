@@ -96,12 +96,23 @@ def test_earlier_walks_back_the_moves_played_newest_first():
     assert board.fen() == now and len(board.move_stack) == 3
 
 
-def test_defended_after_matches_brute_force():
+def test_each_after_gives_each_position_after_and_takes_every_move_back():
+    board = chess.Board()
+    moves = list(board.legal_moves)
+    seen = [(move, now.fen()) for move, now in lookahead.each_after(board, moves)]
+    assert seen == [(move, lookahead.after(board, move).fen()) for move in moves]
+    assert board.fen() == chess.STARTING_FEN and not board.move_stack
+    for move, now in lookahead.each_after(board, moves):
+        assert now.turn == chess.BLACK
+        break
+    assert board.fen() == chess.STARTING_FEN and not board.move_stack
+
+
+def test_defended_matches_brute_force():
     for board in random_positions(100, seed=11):
         before = board.fen()
-        for move in board.legal_moves:
-            brute = lookahead.after(board, move).is_attacked_by(board.turn, move.to_square)
-            assert lookahead.defended_after(board, move) == brute, (before, move)
+        brute = [m for m in board.legal_moves if lookahead.after(board, m).is_attacked_by(board.turn, m.to_square)]
+        assert lookahead.defended(board, board.legal_moves) == brute, before
         assert board.fen() == before
 
 
