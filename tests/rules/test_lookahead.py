@@ -128,3 +128,12 @@ def test_mates_allowed_match_brute_force():
         found = list(lookahead.mates_allowed(board))
         assert [s for s, _ in found] == brute
         assert all(lookahead.after(lookahead.after(board, s), m).is_checkmate() for s, m in found)
+
+
+def test_kept_filters_moves_by_the_position_after_each_and_leaves_the_board_alone():
+    for board in random_positions(50, seed=17):
+        before = board.fen()
+        brute = [m for m in board.legal_moves if lookahead.after(board, m).is_check()]
+        mover = board.turn
+        assert list(lookahead.kept(board, board.legal_moves, lambda now, by: now.is_check() and by == mover)) == brute
+        assert board.fen() == before
