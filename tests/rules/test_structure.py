@@ -175,7 +175,7 @@ def boards_handled(path: Path) -> set[tuple[str, str]]:
 
 
 def test_variants_look_ahead_only_through_rules_lookahead():
-    # Look-ahead (after, pushed, scratch, passed, earlier) lives in rules.lookahead; a variant pushes
+    # Look-ahead (after, pushed, each_after, kept, scratch, passed, earlier) lives in rules.lookahead; a variant pushes
     # or copies a board itself only to make its own move (a ChessVariant's `push` hook, a
     # PartsVariant's `after`, Deadline's `played` behind it) or, in Reentrant, to recolour a copy for SAN.
     found = {(path.stem, function, call) for path in (ROOT / "rules" / "variants").rglob("*.py")
