@@ -4,6 +4,7 @@
     normalise_san(text)       what a player typed, without checks, captures, dashes and annotations
     spellings(board, moves)   every normalised spelling of each move (from-to, SAN, piece letter forms)
     spelled(board, text, moves)  the moves among `moves` that the typed part `text` spells
+    numbered(board, text)     a move numbered as in a game score ("2 g4", "2...Qh4#")
 
 Depends on python-chess alone, so `rules.chess_variant` and `rules.fairy` both build on it.
 """
@@ -46,6 +47,16 @@ def san(board: chess.Board, move: chess.Move, legal: list[chess.Move]) -> str:
         else:
             dis = chess.square_name(move.from_square)
     return chess.piece_symbol(piece).upper() + dis + ("x" if capture else "") + to + promo
+
+
+def numbered(board: chess.Board, text: str, *, last: bool = False) -> str:
+    """The move `text` numbered as in a game score ("2 g4", "2...Qh4#"): a move of the side to
+    move on `board`, or with `last` the move just played (by the other side, at the move number
+    before the side to move's turn when that is White)."""
+    white = board.turn == chess.WHITE
+    if last:
+        return f"{board.fullmove_number - 1}...{text}" if white else f"{board.fullmove_number} {text}"
+    return f"{board.fullmove_number} {text}" if white else f"{board.fullmove_number}...{text}"
 
 
 def spellings(board: chess.Board, moves: list[chess.Move]) -> dict[str, set[str]]:

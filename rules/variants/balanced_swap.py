@@ -24,6 +24,7 @@ import chess
 from ..chess_variant import san
 from ..core import Ending
 from ..endings import NoMove
+from ..lookahead import after as board_after, pushed, scratch
 from ..men import man_at
 from ..refusals import cannot_reach, whose
 from ..position import PartsVariant, Position, Step, Swap, label_text
@@ -249,15 +250,12 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board,
     PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING
     kings = boards[KING] & mine
     if not kings:   # no king of the mover's (a set-up may lack one): the plain reading
-        work.push(regular)
-        try:
-            for x, y in swap_pairs(work, mover).values():
-                for choice in swap_versions(work, mover, x, y):
+        with pushed(work, regular) as now:
+            for x, y in swap_pairs(now, mover).values():
+                for choice in swap_versions(now, mover, x, y):
                     text, part = _swap_part(x, y, choice)
                     out[head + text] = (step_part, part)
             return out
-        finally:
-            work.pop()
     occupied = white | black
     masks = occupancy_masks(occupied, mover, kings.bit_length() - 1)
     rank_attacks, rank_masks = chess.BB_RANK_ATTACKS, chess.BB_RANK_MASKS
@@ -366,7 +364,7 @@ class BalancedSwap(PartsVariant[SwapTurn]):
         board = position.board
         if is_first_turn(board):
             return {m.uci(): (Step(m),) for m in board.legal_moves}
-        work = board.copy(stack=False)
+        work = scratch(board)
         men = men_of(board)
         out: dict[str, SwapTurn] = {}
         for regular in board.legal_moves:
@@ -459,9 +457,8 @@ class BalancedSwap(PartsVariant[SwapTurn]):
         match = _SWAP_TEXT.fullmatch(text.rstrip("+#").lower().replace("-", "/"))
         if not match:
             return "write a swap as two squares with a slash, like f8/g7 (add q, r, b or n if a pawn promotes)."
-        work = board.copy(stack=False)
-        mover = work.turn
-        work.push(regular)
+        mover = board.turn
+        work = board_after(board, regular)
         x, y = chess.parse_square(match.group(1)), chess.parse_square(match.group(2))
         promo = match.group(3)
         a, b = work.piece_at(x), work.piece_at(y)

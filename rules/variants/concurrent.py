@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import chess
 
 from ..core import IllegalMove, Outcome
+from ..lookahead import after as board_after, scratch
 from ..notation import san, spelled, spelling_key
 from ..refusals import ambiguous, refuse_spelling, refuse_step
 from ..position import (
@@ -180,6 +181,13 @@ def play_mirror(board: chess.Board, first: int, second: int) -> None:
     chess.BaseBoard.set_piece_at(board, second, piece)
 
 
+def after_mirror(board: chess.Board, first: int, second: int) -> chess.Board:
+    """A copy of `board` with the man on `first` mirrored to `second`."""
+    work = scratch(board)
+    play_mirror(work, first, second)
+    return work
+
+
 class Concurrent(PartsVariant[ConcurrentTurn]):
     slug = "concurrent"
     name = "Concurrent Chess"
@@ -251,7 +259,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
     def turns(self, position: Position) -> dict[str, ConcurrentTurn]:
         board = position.board
         out: dict[str, ConcurrentTurn] = {move.uci(): (Step(move),) for move in self.legal_steps(board)}
-        work = board.copy(stack=False)
+        work = scratch(board)
         them = not board.turn
         for mirror in self.mirrors(board):
             play_mirror(work, mirror.first, mirror.second)
@@ -316,10 +324,8 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
             if len(parts) == 1:
                 return (f"{mirror_text} is only a mirror: a turn needs a move after it, "
                         f"e.g. {explain_example(mirror_text, turns)}.")
-            work = board.copy(stack=False)
             a, b = mirror_text.split("|")
-            play_mirror(work, chess.parse_square(a), chess.parse_square(b))
-            reason = self.why_not_move(work, parts[1])
+            reason = self.why_not_move(after_mirror(board, chess.parse_square(a), chess.parse_square(b)), parts[1])
             return f"{mirror_text} is fine, but {parts[1]} cannot follow it: {reason}"
         if len(parts) == 2:
             return "The mirror comes first and the move second, e.g. d2|e2 c1h6."
@@ -342,8 +348,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
                     f"{a} mirrors to {chess.square_name(MIRROR[first])}.")
         if board.piece_at(second) is not None:
             return f"{b} is not empty, so the man on {a} cannot mirror there."
-        work = board.copy(stack=False)
-        play_mirror(work, first, second)
+        work = after_mirror(board, first, second)
         for sq in checked_monarchs(work, not board.turn):
             name = MEN[chess.piece_symbol(work.piece_type_at(sq) or chess.KING)][0]
             return (f"Mirroring {a} to {b} would check {colour_of(not board.turn).capitalize()}'s {name} "
@@ -372,8 +377,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
             return "A pawn reaching the last rank becomes a Rook, Bishop or Knight: add r, b or n, like b7a8r."
         if letter != "p" and move.promotion:
             return "Only a pawn promotes."
-        work = board.copy(stack=False)
-        work.push(move)
+        work = board_after(board, move)
         for sq in checked_monarchs(work, board.turn):
             name = MEN[chess.piece_symbol(work.piece_type_at(sq) or chess.KING)][0]
             by = [chess.square_name(s) for s in chess.scan_forward(attackers(work, not board.turn, sq))]
@@ -387,8 +391,7 @@ def mirrored(board: chess.Board, head: tuple[Mirror, ...] | tuple[()],
     SAN is disambiguated against)."""
     if not head:
         return board, [t[0].move for t in turns.values() if len(t) == 1]
-    work = board.copy(stack=False)
-    play_mirror(work, head[0].first, head[0].second)
+    work = after_mirror(board, head[0].first, head[0].second)
     return work, [t[-1].move for t in turns.values() if len(t) == 2 and t[0] == head[0]]
 
 

@@ -27,7 +27,7 @@ from ..castling import Castling
 from ..chess_variant import ChessVariant, colour_name, position_key
 from ..core import Ending, Outcome
 from ..endings import NoMove
-from ..lookahead import after
+from ..lookahead import after, earlier, scratch
 
 SELF_CHECKED = "sc"
 
@@ -154,17 +154,15 @@ class Contravention(ChessVariant[Flags]):
         if plies < 4:
             return 1
         depth = min(plies + 1, len(board.move_stack))
-        probe = board.copy(stack=depth)
         key = position_key(board, royal=False)[:3]     # no en passant square after a piece move
         count, pending = 1, None
-        for ply in range(1, depth + 1):
-            probe.pop()
+        for ply, probe in enumerate(earlier(board, depth), 1):
             if pending is not None:
                 count += self.same_flags(pending, is_self_checked(probe), state)
                 pending = None
             if (ply <= plies and probe.turn == board.turn and probe.occupied == board.occupied
                     and position_key(probe, royal=False)[:3] == key):
-                pending = probe.copy(stack=False)
+                pending = scratch(probe)
         if pending is not None:
             count += self.same_flags(pending, state.barred_at_start, state)
         return count

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import after as board_after
+from ..lookahead import after as board_after, each_after, kept, scratch
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -77,13 +77,7 @@ class Counselor(PartsVariant[FairyTurn]):
                    for sq in chess.scan_forward(board.queens & board.occupied_co[colour]))
 
     def safe_moves(self, board: chess.Board) -> Iterator[chess.Move]:
-        us = board.turn
-        for move in self.pseudo(board):
-            board.push(move)
-            safe = self.is_safe(board, us)
-            board.pop()
-            if safe:
-                yield move
+        return kept(board, self.pseudo(board), self.is_safe)
 
     def mates_queen(self, board: chess.Board) -> bool:
         """After a move (the opponent to move): is the opponent's Queen attacked with no safe reply?"""
@@ -91,14 +85,10 @@ class Counselor(PartsVariant[FairyTurn]):
 
     def sorted_moves(self, board: chess.Board) -> tuple[list[chess.Move], list[chess.Move]]:
         """(safe moves, those of them that checkmate the enemy Queen)."""
-        work = board.copy(stack=False)
-        safe, mating = [], []
-        for move in list(self.safe_moves(work)):
-            safe.append(move)
-            work.push(move)
-            if work.queens & work.occupied_co[work.turn] and self.mates_queen(work):
-                mating.append(move)
-            work.pop()
+        work = scratch(board)
+        safe = list(self.safe_moves(work))
+        mating = [move for move, now in each_after(work, safe)
+                  if now.queens & now.occupied_co[now.turn] and self.mates_queen(now)]
         return safe, mating
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:

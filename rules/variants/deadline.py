@@ -22,7 +22,7 @@ import chess
 from ..chess_variant import normalise_san, san
 from ..notation import spelling_key, spellings
 from ..core import IllegalMove
-from ..lookahead import after, passed
+from ..lookahead import after, each_after, passed, scratch
 from ..refusals import FROM_TO_OR_SAN, ambiguous, cannot_reach, whose
 from ..position import PartsVariant, Position, Step, colour_of, label_text, turn_text
 
@@ -63,25 +63,22 @@ def answers(board: chess.Board) -> Iterator[tuple[chess.Move, chess.Move]]:
     enemy_king = board.king(not us)
     if own_king is None:
         return
-    work = board.copy(stack=False)
-    for first in board.generate_pseudo_legal_moves(chess.BB_ALL & ~board.kings):
-        work.push(first)
-        if is_attacked(work, not us, enemy_king):
-            work.pop()
+    work = scratch(board)
+    firsts = board.generate_pseudo_legal_moves(chess.BB_ALL & ~board.kings)
+    # The same man moves again, never en passant as a second move (rules card).
+    for first, between in each_after(work, firsts, again=True):
+        if is_attacked(between, not us, enemy_king):
             continue
-        checkers = work.attackers_mask(not us, own_king)
-        if checkers:
-            targets = chess.BB_ALL
-            if chess.popcount(checkers) == 1:
-                targets = checkers | chess.between(own_king, chess.lsb(checkers))
-            work.turn = us               # the same man moves again (rules card)
-            work.ep_square = None        # never en passant as a second move (rules card)
-            for second in work.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square], targets):
-                work.push(second)
-                if not work.is_attacked_by(not us, own_king):
-                    yield first, second
-                work.pop()
-        work.pop()
+        checkers = between.attackers_mask(not us, own_king)
+        if not checkers:
+            continue
+        targets = chess.BB_ALL
+        if chess.popcount(checkers) == 1:
+            targets = checkers | chess.between(own_king, chess.lsb(checkers))
+        seconds = between.generate_pseudo_legal_moves(chess.BB_SQUARES[first.to_square], targets)
+        for second, now in each_after(between, seconds):
+            if not now.is_attacked_by(not us, own_king):
+                yield first, second
 
 
 def deadline_moves(board: chess.Board) -> Iterator[tuple[chess.Move, ...]]:

@@ -1,11 +1,8 @@
-"""Prop Chess: every move must land on a square another friendly man defends; forward moves
-come first; no check; a player with no move loses; 25 moves without a capture draw.
+"""Prop Chess: rules and decisions in `data/rules/prop.md`.
 
-The half-move field of the FEN counts half-moves since the last capture only (rules card). That
-count is kept as the extra state (an int) rather than in `board.halfmove_clock`: python-chess's
-repetition test pops and re-pushes moves, which recomputes the board clock with the FIDE
-pawn-move reset and would corrupt a count stored there.
-"""
+The FEN's half-move field counts half-moves since the last capture only (rules card). That count
+is the extra state (an int), not `board.halfmove_clock`: python-chess's repetition test pops and
+re-pushes moves, which recomputes the board clock with FIDE's pawn-move reset."""
 from __future__ import annotations
 
 import chess
@@ -14,26 +11,15 @@ from ..castling import Castling
 from ..chess_variant import ChessVariant
 from ..core import Ending, Outcome
 from ..endings import FIVEFOLD, THREEFOLD_CLAIM, NoMove
+from ..lookahead import defended
 from ..men import NO_ROYALTY
 
 CAPTURE_FREE_LIMIT = 50   # half-moves
 
 
 def is_forward(board: chess.Board, move: chess.Move) -> bool:
-    if board.is_castling(move):
-        return False
     rise = chess.square_rank(move.to_square) - chess.square_rank(move.from_square)
     return rise > 0 if board.turn == chess.WHITE else rise < 0
-
-
-def is_defended_after(board: chess.Board, move: chess.Move) -> bool:
-    """Is the destination attacked by another man of the mover once the move is made?"""
-    mover = board.turn
-    board.push(move)
-    try:
-        return board.is_attacked_by(mover, move.to_square)
-    finally:
-        board.pop()
 
 
 class Prop(ChessVariant[int]):
@@ -46,7 +32,7 @@ class Prop(ChessVariant[int]):
     initial_state = 0         # half-moves since the last capture
     castling = Castling.NO_CHECK
     filters_moves = True      # `allows` refuses some
-    after_effects = True      # `after_move`/`push` change more than the move
+    after_effects = True      # `after_move` counts the half-moves since the last capture
 
     # -- FEN: the half-move field is the capture-free count -----------------------------------
     def load(self, fen: str) -> tuple[chess.Board, int]:
@@ -59,25 +45,24 @@ class Prop(ChessVariant[int]):
         return " ".join(fields)
 
     def legal(self, board: chess.Board, state: int) -> list[chess.Move]:
-        defended = [m for m in self.generate(board, state) if is_defended_after(board, m)]
-        forward = [m for m in defended if is_forward(board, m)]
-        return forward or defended
+        safe = defended(board, self.generate(board, state))
+        forward = [m for m in safe if is_forward(board, m)]
+        return forward or safe
 
     def allows(self, board: chess.Board, state: int, move: chess.Move) -> bool:
         return move in self.legal(board, state)
 
     def explain(self, board: chess.Board, state: int, move: chess.Move) -> str:
         to = chess.square_name(move.to_square)
-        if not is_defended_after(board, move):
+        if not defended(board, [move]):
             return (f"{to} would not be defended: a man may only move to a square another of "
                     f"your men could capture on after the move.")
         example = next((m.uci() for m in self.legal(board, state)), "")
         return f"You have a forward move to a defended square, so you must move forward (e.g. {example})."
 
-    def push(self, board: chess.Board, state: int, move: chess.Move) -> int:
-        capture = board.is_capture(move)
-        board.push(move)
-        return 0 if capture else state + 1
+    def after_move(self, board: chess.Board, state: int, move: chess.Move,
+                   mover: chess.Piece | None, captured: chess.Piece | None) -> int:
+        return 0 if captured else state + 1
 
     stalemated = NoMove("loses", "cannot move", Ending.NO_MOVE)
 

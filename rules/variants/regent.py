@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import chess
 
+from ..lookahead import after as board_after, each_after, scratch
 from ..men import FIDE_MEN, Royalty, man_at
 from ..position import FairyTurn, PartsVariant, Position, Step
 
@@ -34,6 +35,12 @@ def direction(move: chess.Move) -> str:
     same_line = chess.square_file(move.from_square) == chess.square_file(move.to_square) \
         or chess.square_rank(move.from_square) == chess.square_rank(move.to_square)
     return ORTHOGONAL if same_line else DIAGONAL
+
+
+def is_restricted(move: chess.Move, barred: dict[int, set[str]]) -> bool:
+    """Is `move` a checked Queen's move along a line her check bars (`barred`: `Regent.barred_all`)?"""
+    lines = barred.get(move.from_square)
+    return lines is not None and direction(move) in lines
 
 
 class Regent(PartsVariant[FairyTurn]):
@@ -89,26 +96,23 @@ class Regent(PartsVariant[FairyTurn]):
     def steps(self, position: Position) -> list[chess.Move]:
         return list(self.pseudo(position.board))
 
-    def verdict(self, board: chess.Board, work: chess.Board, move: chess.Move,
-                barred: dict[int, set[str]]) -> str | None:
-        """None if `move` is legal; else why not, in words (work: a copy of board to push on)."""
-        us = board.turn
-        lines = barred.get(move.from_square)
-        if lines and direction(move) in lines:
+    def verdict(self, board: chess.Board, move: chess.Move, barred: dict[int, set[str]]) -> str | None:
+        """None if `move` is legal; else why not, in words."""
+        if is_restricted(move, barred):
             return self.restriction(board, move.from_square, direction(move))
-        work.push(move)
-        try:
-            if self.facing(work):
-                return "The two Queens may not face each other on an open line."
-            for queen in chess.scan_forward(work.queens & work.occupied_co[us]):
-                hits = self.attackers(work, not us, queen)
-                if hits:
-                    attacker = chess.lsb(hits)
-                    return (f"That leaves your Queen on {chess.square_name(queen)} attacked by the "
-                            f"{NAMES[man_at(work, attacker).piece_type]} on {chess.square_name(attacker)}.")
-            return None
-        finally:
-            work.pop()
+        return self.fault(board.turn, board_after(board, move))
+
+    def fault(self, us: bool, now: chess.Board) -> str | None:
+        """Why the position `now`, just after a move of `us`, is not allowed; None if it is."""
+        if self.facing(now):
+            return "The two Queens may not face each other on an open line."
+        for queen in chess.scan_forward(now.queens & now.occupied_co[us]):
+            hits = self.attackers(now, not us, queen)
+            if hits:
+                attacker = chess.lsb(hits)
+                return (f"That leaves your Queen on {chess.square_name(queen)} attacked by the "
+                        f"{NAMES[man_at(now, attacker).piece_type]} on {chess.square_name(attacker)}.")
+        return None
 
     def restriction(self, board: chess.Board, queen: int, way: str) -> str:
         checks = [(a, line) for q, a, line in self.checks(board, board.turn) if q == queen]
@@ -131,14 +135,14 @@ class Regent(PartsVariant[FairyTurn]):
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
         board = position.board
-        work = board.copy(stack=False)
         barred = self.barred_all(board)
-        return {m.uci(): (Step(m),) for m in self.pseudo(board) if self.verdict(board, work, m, barred) is None}
+        free = (m for m in self.pseudo(board) if not is_restricted(m, barred))
+        return {m.uci(): (Step(m),) for m, now in each_after(scratch(board), free) if self.fault(board.turn, now) is None}
 
     # -- refusals ------------------------------------------------------------------------------------
     def why_refused(self, position: Position, move: chess.Move) -> str:
         board = position.board
-        found = self.verdict(board, board.copy(stack=False), move, self.barred_all(board))
+        found = self.verdict(board, move, self.barred_all(board))
         return found or "That is not a legal move here."
 
     def own_reason(self, position: Position, move: chess.Move) -> str | None:

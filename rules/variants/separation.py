@@ -15,6 +15,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Ending, Outcome
+from ..lookahead import each_after, scratch
 from ..men import FIDE_MEN, Man, Royalty
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -89,13 +90,8 @@ class Separation(PartsVariant[FairyTurn]):
     def verdicts(self, position: Position) -> dict[chess.Move, str]:
         board = position.board
         checks = self.checks(board)
-        work = board.copy(stack=False)
-        found = {}
-        for move in self.steps(position):
-            work.push(move)
-            found[move] = self.verdict(board, work, move, checks)
-            work.pop()
-        return found
+        return {move: self.verdict(board, now, move, checks)
+                for move, now in each_after(scratch(board), self.steps(position))}
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
         return {m.uci(): (Step(m),) for m, v in self.verdicts(position).items() if v == OK}

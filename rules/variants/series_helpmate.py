@@ -17,7 +17,7 @@ import chess
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Ending, Outcome
 from ..endings import NoMove
-from ..lookahead import after, mate_in_one, may_check, passed
+from ..lookahead import after, each_after, mate_in_one, may_check, passed
 
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     """The opponent's mating series against the side to move, if any: (mate,) or (first, mate),
@@ -28,13 +28,10 @@ def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     mate = mate_in_one(series)
     if mate is not None:
         return (mate,)
-    for first in list(series.legal_moves):
-        if may_check(series, first) and series.gives_check(first):
-            continue                                 # the first of two may not give check (rules card)
-        series.push(first)
-        series.turn, series.ep_square = not series.turn, None   # P passes again (pop() restores both)
-        mate = mate_in_one(series)
-        series.pop()
+    # The first of two may not give check (rules card); P passes again after it.
+    firsts = (m for m in list(series.legal_moves) if not (may_check(series, m) and series.gives_check(m)))
+    for first, passed_again in each_after(series, firsts, again=True):
+        mate = mate_in_one(passed_again)
         if mate is not None:
             return first, mate
     return None

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 
+import chess
 import pytest
 
 import rules
+from rules.notation import numbered
 from bot.service import suggest
 
 SLUGS = sorted(rules.VARIANTS)
@@ -223,3 +225,15 @@ def refusal(game: rules.Game, text: str) -> rules.IllegalMove:
         game.play(text)
     assert (game.fen(), game.history) == (before, history)
     return refused.value
+
+
+def test_numbered_writes_a_move_as_in_a_game_score():
+    board = chess.Board()
+    for san in ["f4", "e6", "Nf3"]:
+        board.push_san(san)
+    # Black to move at move 2: White's last move was 2 Nf3; Black's next is 2...
+    assert numbered(board, "Nf3", last=True) == "2 Nf3"
+    assert numbered(board, "Qh4#") == "2...Qh4#"
+    board.push_san("a6")
+    assert numbered(board, "a6", last=True) == "2...a6"
+    assert numbered(board, "g4") == "3 g4"

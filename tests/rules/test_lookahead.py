@@ -59,3 +59,81 @@ def test_passed_gives_the_same_side_another_move():
     assert again.turn == chess.WHITE and again.ep_square is None
     assert again.board_fen() == board.board_fen()
     assert board.turn == chess.BLACK
+
+
+def test_pushed_plays_the_move_for_the_block_and_always_takes_it_back():
+    board = chess.Board()
+    board.push_san("e4")
+    before, reply = board.fen(), chess.Move.from_uci("e7e5")
+    expected = lookahead.after(board, reply).fen()
+    with lookahead.pushed(board, reply) as now:
+        assert now is board and now.fen() == expected
+    assert board.fen() == before and len(board.move_stack) == 1
+    try:
+        with lookahead.pushed(board, chess.Move.from_uci("d7d5")):
+            raise ValueError("left early")
+    except ValueError:
+        pass
+    assert board.fen() == before
+
+
+def test_pushed_again_gives_the_mover_a_second_move_without_en_passant():
+    board = chess.Board()
+    with lookahead.pushed(board, chess.Move.from_uci("e2e4"), again=True) as now:
+        assert now.turn == chess.WHITE and now.ep_square is None
+        assert now.piece_at(chess.E4) == chess.Piece(chess.PAWN, chess.WHITE)
+    assert board.fen() == chess.STARTING_FEN
+
+
+def test_earlier_walks_back_the_moves_played_newest_first():
+    board = chess.Board()
+    seen = [board.fen()]
+    for san in ["e4", "c5", "Nf3"]:
+        board.push_san(san)
+        seen.append(board.fen())
+    now = board.fen()
+    assert [probe.fen() for probe in lookahead.earlier(board, 3)] == seen[-2::-1]
+    assert board.fen() == now and len(board.move_stack) == 3
+
+
+def test_each_after_gives_each_position_after_and_takes_every_move_back():
+    board = chess.Board()
+    moves = list(board.legal_moves)
+    seen = [(move, now.fen()) for move, now in lookahead.each_after(board, moves)]
+    assert seen == [(move, lookahead.after(board, move).fen()) for move in moves]
+    assert board.fen() == chess.STARTING_FEN and not board.move_stack
+    for move, now in lookahead.each_after(board, moves):
+        assert now.turn == chess.BLACK
+        break
+    assert board.fen() == chess.STARTING_FEN and not board.move_stack
+
+
+def test_defended_matches_brute_force():
+    for board in random_positions(100, seed=11):
+        before = board.fen()
+        brute = [m for m in board.legal_moves if lookahead.after(board, m).is_attacked_by(board.turn, m.to_square)]
+        assert lookahead.defended(board, board.legal_moves) == brute, before
+        assert board.fen() == before
+
+
+def test_mates_allowed_match_brute_force():
+    board = chess.Board()
+    for san in ["f4", "e6"]:
+        board.push_san(san)
+    assert [(board.san(s), m.uci()) for s, m in lookahead.mates_allowed(board)] == [("g4", "d8h4")]
+    for board in random_positions(60, seed=13):
+        brute = [m for m in board.legal_moves
+                 if any(lookahead.after(lookahead.after(board, m), r).is_checkmate()
+                        for r in lookahead.after(board, m).legal_moves)]
+        found = list(lookahead.mates_allowed(board))
+        assert [s for s, _ in found] == brute
+        assert all(lookahead.after(lookahead.after(board, s), m).is_checkmate() for s, m in found)
+
+
+def test_kept_filters_moves_by_the_position_after_each_and_leaves_the_board_alone():
+    for board in random_positions(50, seed=17):
+        before = board.fen()
+        brute = [m for m in board.legal_moves if lookahead.after(board, m).is_check()]
+        mover = board.turn
+        assert list(lookahead.kept(board, board.legal_moves, lambda now, by: now.is_check() and by == mover)) == brute
+        assert board.fen() == before

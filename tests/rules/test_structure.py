@@ -153,3 +153,39 @@ def test_no_variant_writes_castling_or_royalty_by_hand(by_hand):
     found = [str(p.relative_to(ROOT)) for p in (ROOT / "rules" / "variants").rglob("*.py")
              if by_hand in p.read_text(encoding="utf-8")]
     assert found == []
+
+
+def boards_handled(path: Path) -> set[tuple[str, str]]:
+    """(function, call) for each move pushed (`x.push(...)`) and each board copied (`x.copy(stack=...)`,
+    as a list's copy takes no argument) in a module, by the function it is in."""
+    found = set()
+
+    def visit(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, child.name)
+                continue
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Attribute)
+                    and (child.func.attr == "push" or child.func.attr == "copy" and child.keywords)):
+                found.add((function, child.func.attr))
+            visit(child, function)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")), "")
+    return found
+
+
+def test_variants_look_ahead_only_through_rules_lookahead():
+    # Look-ahead (after, pushed, each_after, kept, scratch, passed, earlier) lives in rules.lookahead; a variant pushes
+    # or copies a board itself only to make its own move (a ChessVariant's `push` hook, a
+    # PartsVariant's `after`, Deadline's `played` behind it) or, in Reentrant, to recolour a copy for SAN.
+    found = {(path.stem, function, call) for path in (ROOT / "rules" / "variants").rglob("*.py")
+             for function, call in boards_handled(path)}
+    assert {(stem, function) for stem, function, _ in found} <= {
+        ("balanced_swap", "after"), ("concurrent", "after"), ("donnybrook", "after"), ("deadline", "played"),
+        ("dynastic", "push"), ("contravention", "push"), ("reentrant", "by_owner")}
+
+
+def test_the_board_handling_finder_tells_a_push_and_a_board_copy(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("def f(b):\n    b.push(m)\n\ndef g(b):\n    w = b.copy(stack=False)\n    k = kinds.copy()\n")
+    assert boards_handled(source) == {("f", "push"), ("g", "copy")}

@@ -12,6 +12,7 @@ import chess
 
 from ...core import Game, Hint, OutOfTime, stop_time
 from ...chess_variant import ChessGame
+from ...lookahead import after as board_after, pushed, scratch
 from .game import FAR_RANK, KING_GOALS, QUEEN_GOALS, level
 
 MAX_DEPTH = 6
@@ -47,7 +48,7 @@ def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> 
     deadline = stop_time(seconds, node_budget)
     variant, state = game.variant, game.state
     target = int(state)
-    board = game.board.copy(stack=False)
+    board = scratch(game.board)
     nodes = 0
 
     def value(depth: int) -> tuple[int, int]:
@@ -75,11 +76,8 @@ def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> 
 
     def line_from(move: chess.Move, depth: int) -> tuple[int, int]:
         """value() of the line that starts with `move`, counting that ply."""
-        board.push(move)
-        try:
+        with pushed(board, move):
             plies, score = value(depth - 1)
-        finally:
-            board.pop()
         return (plies + 1 if plies < FAR else FAR), score
 
     chosen: tuple[tuple[int, int], chess.Move, int] | None = None
@@ -104,9 +102,7 @@ def passage_hint(game: Game, seconds: float, node_budget: int | None = None) -> 
         return Hint(uci, f"Reaches level {target} in {plies} {'move' if plies == 1 else 'moves'} "
                          "(both colours), never leaving a piece attacked.", nodes)
     kings, queens, others = passage_distances(game.board, target)
-    board.push(move)
-    after = passage_distances(board, target)
-    board.pop()
+    after = passage_distances(board_after(board, move), target)
     parts = [("kings", kings, after[0]), ("queens", queens, after[1]), ("pieces", others, after[2])]
     closer = [name for name, before, now in parts if now < before]
     if closer:
