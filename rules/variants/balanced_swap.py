@@ -375,7 +375,7 @@ class BalancedSwap(PartsVariant[SwapTurn]):
         board = position.board
         if is_first_turn(board):
             return None
-        work, men = board.copy(stack=False), men_of(board)
+        work, men = scratch(board), men_of(board)
         return (Step(m) for m in board.legal_moves), lambda step: swap_turns(board, step.move, work, men)
 
     def after(self, position: Position, turn: SwapTurn) -> Position:
