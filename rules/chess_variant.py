@@ -11,7 +11,8 @@ methods are hooks whose defaults are standard chess. Override only what the vari
                                       the castling/promotion/double-step switches
     allows(board, state, move)        filter: is this candidate legal here?
     explain(board, state, move)       why a refused candidate is refused (for the player; default the
-                                      sentence `refusal_text`, data)
+                                      sentence `refusal_text`, or by part: `castling_refusal` and
+                                      `promotion_refusal`, data, which also make those tries candidates)
     after_move(board, state, move, mover, captured) -> state
                                       effects after python-chess has pushed the move: may change
                                       the board further and returns the new extra state
@@ -23,7 +24,8 @@ methods are hooks whose defaults are standard chess. Override only what the vari
                                       `judge` runs the steps of rules.endings in order: goal, no
                                       legal move, draws (`judge_no_move`, `judge_draws`)
     parse_state(fields) / format_state(state)
-                                      extra state beyond the board, carried as FEN fields 7+
+                                      extra state beyond the board, carried as FEN fields 7+ (or
+                                      `state_field`, data: rules.side_fields)
 
 Extra state is one immutable value (a tuple, a frozen dataclass); undo restores the previous one,
 and `board.pop()` restores any board change made in `after_move`. Its type is the class's parameter,
@@ -47,12 +49,13 @@ import chess
 
 from .core import BLACK, WHITE, BoardView, Game, IllegalMove, Men, Outcome, VariantInfo
 from . import endings
-from .castling import Castling, no_check_moves
+from .castling import Castling, castling_tries, is_castling_try, no_check_moves
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Royalty
 from .notation import PROMOTION_LETTERS, normalise_san as normalise_san, san as san   # variants import these here
 from .position import Position, board_men
 from .refusals import ambiguous, refuse_spelling, refuse_step
+from .side_fields import StateField
 
 # Set-up faults python-chess reports that make no sense in any variant, royal kings or not.
 BOARD_FAULTS = (chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE
@@ -115,15 +118,20 @@ class ChessVariant(Generic[S]):
     # may be, and the sentence refusing any other field 7 ("": "... uses a plain six-field FEN.").
     state_words: tuple[str, ...] = ()
     state_refusal: str = ""
+    state_field: StateField[S] | None = None   # or extra state kept per side as field 7 (rules.side_fields)
 
     def parse_state(self, fields: list[str]) -> S:
         if not fields:
             return self.initial_state
+        if self.state_field is not None:
+            return self.state_field.parse(fields)
         if len(fields) == 1 and fields[0] in self.state_words:
             return cast(S, fields[0])
         raise ValueError(self.state_refusal or f"{self.name} uses a plain six-field FEN.")
 
     def format_state(self, state: S) -> list[str]:
+        if self.state_field is not None:
+            return self.state_field.format(state)
         return [cast(str, state)] if self.state_words and state else []
 
     def load(self, fen: str) -> tuple[chess.Board, S]:
@@ -183,9 +191,29 @@ class ChessVariant(Generic[S]):
         return True
 
     refusal_text: str = "{move} is not allowed in {name}."   # a refused candidate's sentence ({move}: from-to)
+    # Refusal wording by part: with a sentence, the castling tries (king steps of two files from e1/e8) and
+    # the promotions outside `promotions` that the rules refuse are candidates, refused with it.
+    castling_refusal: str = ""
+    promotion_refusal: str = ""
 
     def explain(self, board: chess.Board, state: S, move: chess.Move) -> str:
+        if self.castling_refusal and is_castling_try(board, move):
+            return self.castling_refusal
+        if self.promotion_refusal and move.promotion and PROMOTION_LETTERS[move.promotion] not in self.promotions:
+            return self.promotion_refusal
         return self.refusal_text.format(move=move.uci(), name=self.name)
+
+    def tries(self, board: chess.Board, state: S) -> list[chess.Move]:
+        """What a player may try here, for refusals: `generate`'s candidates, plus the castling tries and
+        promotions the variant words a refusal for (`castling_refusal`, `promotion_refusal`)."""
+        moves = list(self.generate(board, state))
+        if self.promotion_refusal:
+            men = board.generate_legal_moves if self.royal_king else board.generate_pseudo_legal_moves
+            moves += [m for m in men(board.pawns)
+                      if m.promotion and PROMOTION_LETTERS[m.promotion] not in self.promotions]
+        if self.castling_refusal:
+            moves += [m for m in castling_tries(board) if m not in moves]
+        return moves
 
     def legal(self, board: chess.Board, state: S) -> list[chess.Move]:
         if not self.filters_moves:
@@ -441,7 +469,7 @@ class ChessGame(Game, Generic[S]):
                 raise ValueError(text)
             move = chess.Move.from_uci(text.lower())
         except ValueError:
-            named = self._spelled_by(text, list(self.variant.generate(self.board, self.state)))
+            named = self._spelled_by(text, self.variant.tries(self.board, self.state))
             return refuse_spelling(text, named, self._explain, shape=_SAN_OR_CASTLING)
         return refuse_step(self.board, move, self._own_reason)
 
@@ -450,7 +478,7 @@ class ChessGame(Game, Generic[S]):
 
     def _own_reason(self, move: chess.Move) -> str | None:
         """The variant's reason for refusing a step of the mover's man: its own for a candidate, else check."""
-        if move in list(self.variant.generate(self.board, self.state)):
+        if move in self.variant.tries(self.board, self.state):
             return self._explain(move)
         if self.variant.royal_king and self.board.is_pseudo_legal(move) and not self.board.is_legal(move):
             return "That leaves your king in check." if not self.board.is_check() else "You must get out of check."

@@ -1,20 +1,10 @@
-"""Entourage Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): be first to capture the
-enemy King, or an enemy Queen, Rook, Bishop or Knight standing next to its own King.
-
-No check and no checkmate: Kings may stand on, step onto and castle through attacked squares.
-Castling keeps only FIDE's conditions about the men (King and Rook unmoved, squares between them
-empty): `Castling.NO_CHECK`.
-
-A plain FEN is enough while the game runs, with exactly one King per side. The FEN of a finished
-game carries the winning capture as field 7 (`king` or `escort`) so that it reloads finished.
-"""
+"""Entourage Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): capture the enemy King, or a Queen,
+Rook, Bishop or Knight next to it; no check. The rules card: data/rules/entourage.md."""
 from __future__ import annotations
-
-from typing import Iterator
 
 import chess
 
-from ..castling import Castling, castling_moves, castling_tries, is_castling_try
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..men import NO_ROYALTY
@@ -31,14 +21,12 @@ class Entourage(ChessVariant[str | None]):
     insufficient_material = False
     royalty = NO_ROYALTY
     castling = Castling.NO_CHECK
-    refusal_text = ("You may castle only if your King and that Rook have not moved and every square between "
-                    "them is empty (attacked squares do not matter in Entourage Chess).")
+    castling_refusal = ("You may castle only if your King and that Rook have not moved and every square between "
+                        "them is empty (attacked squares do not matter in Entourage Chess).")
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS | chess.STATUS_BAD_CASTLING_RIGHTS
     initial_state = None     # None while playing; "king" or "escort" after the winning capture
     state_words = tuple(REASONS)
     state_refusal = "Entourage Chess uses a plain six-field FEN (field 7 may only be 'king' or 'escort')."
-    fide_moves = False        # `generate` lists the candidates
-    filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
@@ -52,17 +40,6 @@ class Entourage(ChessVariant[str | None]):
             raise ValueError(f"An Entourage Chess position needs one King per side; {colour_name(kingless[0])} has none.")
 
     # -- moves -------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
-        """Moves without check; every two-square King move from e1/e8 is a candidate so that a
-        refused castling can be explained."""
-        for move in board.generate_pseudo_legal_moves():
-            if not board.is_castling(move):
-                yield move
-        yield from castling_tries(board)
-
-    def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
-        return not is_castling_try(board, move) or move in castling_moves(board)
-
     def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:
         if captured is None:

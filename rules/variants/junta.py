@@ -1,21 +1,10 @@
-"""Junta Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): capture both enemy Knights, or
-the enemy King and one Knight.
-
-No check, no castling, no promotion to a Knight. Kings are ordinary men: they may stand attacked
-and be captured, and a side without its King plays on. What has been captured is read off the
-board: each side starts with 2 Knights and 1 King and can never gain one, so a side has lost when
-it has no Knight left, or no King and at most one Knight.
-
-A plain FEN is enough (its castling field is ignored and written as `-`). A FEN in which a side
-has already lost is refused, except the FEN of a finished game, which carries field 7 `goal`.
-"""
+"""Junta Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): capture both enemy Knights, or the
+enemy King and one Knight; no check. The rules card: data/rules/junta.md."""
 from __future__ import annotations
-
-from typing import Iterator
 
 import chess
 
-from ..castling import Castling, castling_tries, is_castling_try
+from ..castling import Castling
 from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..men import NO_ROYALTY
@@ -45,11 +34,11 @@ class Junta(ChessVariant[str | None]):
     castling = Castling.NONE
     reads_castling_field = False      # rules card: castling rights are ignored
     promotions = "qrb"
+    castling_refusal = "There is no castling in Junta Chess."
+    promotion_refusal = "In Junta Chess a pawn promotes only to a Queen, Rook or Bishop, never to a Knight."
     initial_state = None     # None while playing; FINISHED once the goal is met
     state_words = (FINISHED,)
     state_refusal = f"Junta Chess uses a plain six-field FEN (field 7 may only be '{FINISHED}')."
-    fide_moves = False        # `generate` lists the candidates
-    filters_moves = True      # `allows` refuses some
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN ---------------------------------------------------------------------------------
@@ -65,22 +54,6 @@ class Junta(ChessVariant[str | None]):
                              "the game would be over.")
 
     # -- moves -------------------------------------------------------------------------------
-    def generate(self, board: chess.Board, state: str | None) -> Iterator[chess.Move]:
-        """Every pseudo-legal move, plus the Knight promotions and castling tries that `allows`
-        refuses (so that a player typing one is told why)."""
-        yield from board.generate_pseudo_legal_moves()
-        yield from castling_tries(board)
-
-    def allows(self, board: chess.Board, state: str | None, move: chess.Move) -> bool:
-        if move.promotion == chess.KNIGHT:
-            return False
-        return not is_castling_try(board, move)
-
-    def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
-        if move.promotion == chess.KNIGHT:
-            return "In Junta Chess a pawn promotes only to a Queen, Rook or Bishop, never to a Knight."
-        return "There is no castling in Junta Chess."
-
     def after_move(self, board: chess.Board, state: str | None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> str | None:
         return FINISHED if captured is not None and defeat(board, captured.color) else None
