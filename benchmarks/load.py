@@ -1,7 +1,7 @@
 """The bot under load: `python benchmarks/load.py [GAMES ...]` (default 30 100).
 
 Runs the real bot process (`python -m bot`, SQLite in a temporary folder) against the local
-Discord stand-in (tests/discord/fake_discord.py, here with one text channel per game), and for
+Discord stand-in (tests/discord/fake_discord/, here with one text channel per game), and for
 each N:
 
 - `/move`: N standard games in N channels, each playing its own seeded random line (legal moves

@@ -1,6 +1,6 @@
 """Saved moves never shown under minutes of 5xx: `python benchmarks/outbox_faults.py [--minutes M] [--games G]`.
 
-Runs the bot in this process against the local Discord stand-in (tests/discord/fake_discord.py),
+Runs the bot in this process against the local Discord stand-in (tests/discord/fake_discord/),
 with the bot's real retry times (bot/discord/transport.py, bot/discord/outbox.py) and Discord's
 3-second callback window. G standard games in G channels start; then every REST route the answers
 use (callbacks, edits, followups, channel posts, deletions) answers 503 for M minutes, while each

@@ -26,9 +26,12 @@ so that no worker is left running one alone at the end.
 """
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
+
+import rules
 
 HINT_NODES = 2_000   # positions a hint searches in tests: about 0.2 s, the same answer on any machine
 
@@ -49,3 +52,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return next((n for n, name in enumerate(LONG_FIRST) if item.nodeid.startswith(name)), len(LONG_FIRST))
 
     items.sort(key=rank)   # a stable sort: the same order in every worker, as pytest-xdist requires
+
+
+@pytest.fixture(scope="module")
+def deals_worked_out_once():
+    """`rules.daily_deal` remembered per slug, day and budget while a module runs: a pure function, and
+    KingSwap!'s takes its solver seconds, so tests that start daily deals through the service or the bot
+    need not work out the same deal afresh for each test (tests/rules test it as it is)."""
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(rules, "daily_deal", functools.cache(rules.daily_deal))
+        yield

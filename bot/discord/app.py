@@ -9,7 +9,7 @@ Endpoints are read once, at start-up, by bot.config:
     DISCORD_API_BASE     REST base URL, default https://discord.com/api/v10
     DISCORD_GATEWAY_URL  gateway websocket URL, default Discord's own
 
-Both exist so the bot can be pointed at a local stand-in (tests/discord/fake_discord.py).
+Both exist so the bot can be pointed at a local stand-in (tests/discord/fake_discord/).
 
 Stopping: SIGTERM (``docker stop``) or SIGINT makes ``run`` stop cleanly, also as PID 1 of a
 container (which gets no default signal actions): interactions arriving from then on get a

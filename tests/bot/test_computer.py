@@ -50,8 +50,32 @@ class Delivered:
                 await asyncio.sleep(0.02)
 
 
+class SharedWorkers(Workers):
+    """One pool for the runners of this module that need no workers of their own (a worker is a new
+    process importing the rules and the engine: about a second of CPU); a runner's stop leaves it
+    running, the end of the module ends it. A worker killed by a test is replaced as in any pool."""
+
+    def close(self) -> None:
+        pass
+
+
+SHARED: list[Workers] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def shared_workers():
+    yield
+    for workers in SHARED:
+        Workers.close(workers)
+    SHARED.clear()
+
+
 def started(service, delivered, workers=None, nodes=NODES) -> Runner:
-    runner = Runner(service, delivered, workers=workers or Workers(1), nodes=nodes)
+    if workers is None:
+        if not SHARED:
+            SHARED.append(SharedWorkers(1))
+        workers = SHARED[0]
+    runner = Runner(service, delivered, workers=workers, nodes=nodes)
     runner.start()
     return runner
 
@@ -386,7 +410,8 @@ class LosingStore(InMemoryStore):
     {"get": 1},                   # reading the game at the start of its turn failed
     {"open_games": 2},            # reading the games to move at start-up failed, twice
 ], ids=["save", "unsure-save", "read", "start-up-read"])
-async def test_a_turn_the_store_failed_is_tried_again_until_the_computer_has_moved(fails):
+async def test_a_turn_the_store_failed_is_tried_again_until_the_computer_has_moved(fails, monkeypatch):
+    monkeypatch.setattr(runner_module, "RETRY", 0.05)   # tried again after 0.05 s, 0.1 s... (not 1 s, 2 s...)
     store = LosingStore()
     service = GameService(store, renderer=fake_png)   # no runner yet: the computer (White) is to move
     reply = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", colour="black", level=1)

@@ -14,6 +14,8 @@ from bot.store import InMemoryStore
 
 REFUSED = ("Unknown option", "Unknown command", "I don't know what")
 
+pytestmark = pytest.mark.usefixtures("deals_worked_out_once")   # the daily leaderboards work out a deal
+
 
 def blank_png(view, orientation) -> bytes:
     return b"\x89PNG"

@@ -19,7 +19,7 @@ from tests.conftest import HINT_NODES
 
 from .conftest import ALICE, BOB, CAROL, HandClock, fake_png
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("deals_worked_out_once")]
 
 PATIENCE = "solitary-patience"
 DAY = datetime.datetime(2026, 3, 14, 12, tzinfo=datetime.timezone.utc).timestamp()

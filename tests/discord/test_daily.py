@@ -11,7 +11,7 @@ from bot.service import GameService, Player
 from bot.store import GameRecord, InMemoryStore
 from tests.discord.conftest import running_bot, tiny_png
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.usefixtures("deals_worked_out_once")]
 
 PATIENCE = "solitary-patience"
 

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 import discord.webhook.async_
 import pytest
 
-from bot.discord import interactions, transport
+from bot.discord import interactions, outbox, transport
 from bot.service import GameService, Reply
 from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
@@ -24,7 +24,6 @@ from tests.discord.test_turn_builder import build, builder_of, start
 
 pytestmark = pytest.mark.asyncio
 
-STRETCH = 4.0   # seconds of 503s: longer than the bot's own retries here (quick), so answers are kept
 LINE = [("alice", "e2e4", "e4"), ("bob", "e7e5", "e5"), ("alice", "g1f3", "Nf3"), ("bob", "b8c6", "Nc6")]
 
 
@@ -45,6 +44,13 @@ def quick(monkeypatch):
     back-off is 100 times shorter."""
     monkeypatch.setattr(transport, "RETRY_FOR", 0.5)
     monkeypatch.setattr(discord.webhook.async_, "asyncio", _FastAsyncio())
+
+
+@pytest.fixture
+def often(monkeypatch):
+    """The outbox tries its rows 20 times as often: every 0.1 s, backing off up to 0.4 s."""
+    monkeypatch.setattr(outbox, "POLL", outbox.POLL / 20)
+    monkeypatch.setattr(outbox, "BACKOFF", outbox.BACKOFF / 20)
 
 
 async def until(check: Callable[[], Awaitable[object]], timeout: float = 30.0) -> None:
@@ -75,12 +81,14 @@ async def test_every_saved_move_is_shown_after_a_stretch_of_503s(bot, fake, serv
     for channel in channels:
         await start_in(fake, channel)
     fake.unknown_webhook("answer")
-    fake.server_error("channel_message", status=503, seconds=STRETCH)
+    stretch = fake.server_error("channel_message", status=503, times=None)
     for ply, (who, move, _) in enumerate(LINE):
         for channel in channels:
             await fake.slash("move", {"move": move}, user=getattr(fake, who), channel=channel, wait=False)
         for channel in channels:
             await until(lambda: _plies(service, channel, ply + 1))
+    await until(lambda: _kept_every_ply(service, channels))   # the stretch lasts until every answer is kept
+    fake.faults.remove(stretch)
     saved = [(channel, f"{who} plays **{san}**") for channel in channels for who, _, san in LINE]
 
     await fake.wait_until(lambda: all(shown(fake, c, text) for c, text in saved), timeout=60)
@@ -102,6 +110,20 @@ async def _plies(service: GameService, channel: str, plies: int) -> bool:
 
 async def _kept_none(service: GameService) -> bool:
     return await service.store.deliveries() == []
+
+
+async def _kept_in_all(service: GameService, channels: list[str]) -> bool:
+    return {d.channel_id for d in await service.store.deliveries()} >= set(channels)
+
+
+async def _kept_every_ply(service: GameService, channels: list[str]) -> bool:
+    """Whether the answer to every move of LINE is kept in each channel (a kept board tells its own ply
+    and those of the earlier boards merged into it)."""
+    told: dict[str, set[int]] = {channel: set() for channel in channels}
+    for row in await service.store.deliveries():
+        earlier = {e[0] for e in row.reply.get("earlier", []) if isinstance(e, (list, tuple))}
+        told.setdefault(row.channel_id, set()).update({row.reply.get("ply"), *earlier})
+    return all(told[channel] >= set(range(1, len(LINE) + 1)) for channel in channels)
 
 
 async def test_a_kept_answer_survives_a_restart_and_the_next_process_shows_it(fake, tmp_path, quick):
@@ -138,7 +160,7 @@ async def _kept_none_in(store: SqliteStore) -> bool:
 
 @pytest.mark.parametrize("fault", ["dead token", "503 for a stretch"])
 async def test_a_thinking_message_that_could_be_neither_replaced_nor_deleted_is_removed_later(
-        bot, fake, service, quick, monkeypatch, fault):
+        bot, fake, service, quick, often, monkeypatch, fault):
     monkeypatch.setattr(interactions, "DEFER_AFTER", 0)   # the move defers: "thinking" first
     await start_game(fake)
     if fault == "dead token":
@@ -146,10 +168,13 @@ async def test_a_thinking_message_that_could_be_neither_replaced_nor_deleted_is_
         fake.unknown_webhook("delete_original")
     else:
         for route in ("edit_original", "delete_original", "delete_channel_message"):
-            fake.server_error(route, status=503, seconds=STRETCH)
+            fake.server_error(route, status=503, times=None)
     played = await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await fake.wait_until(lambda: played.callbacks)
     thinking = played.callbacks[0].message["id"]
+    if fault != "dead token":   # 503s until the thinking message's deletion is kept
+        await until(lambda: _kept_kind(service, "delete"))
+        fake.clear_faults()
     await fake.wait_until(lambda: any(m["id"] == thinking for m in fake.deleted_messages), timeout=30)
 
     [posted] = fake.channel_messages
@@ -157,6 +182,10 @@ async def test_a_thinking_message_that_could_be_neither_replaced_nor_deleted_is_
     assert played.sent[-1].kind != "edit" and not played.original_deleted   # neither way worked
     assert [r.status for r in fake.requests_to("delete_original") if played.token in r.path][-1] in (404, 503)
     await until(lambda: _kept_none(service))
+
+
+async def _kept_kind(service: GameService, kind: str) -> bool:
+    return any(d.kind == kind for d in await service.store.deliveries())
 
 
 def _board_shown(fake: FakeDiscord, text: str) -> list[Sent]:
@@ -255,7 +284,7 @@ async def _first_answer_kept(bot, fake: FakeDiscord, service: GameService) -> No
     await until(service.store.deliveries)
 
 
-async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quick, monkeypatch):
+async def test_a_kept_answer_outlives_a_database_hiccup(bot, fake, service, quick, often, monkeypatch):
     """Reading the game to draw a kept board fails once (the database is locked): the answer stays
     kept and is shown on the next try."""
     await _first_answer_kept(bot, fake, service)
@@ -343,16 +372,18 @@ async def _merged(deliveries: Callable[[], Awaitable[list[Delivery]]]) -> bool:
     return [d.reply.get("ply") for d in await deliveries()] == [2]
 
 
-async def test_the_first_board_in_a_new_thread_is_shown_after_a_stretch_of_503s(bot, fake, service, quick, threads):
+async def test_the_first_board_in_a_new_thread_is_shown_after_a_stretch_of_503s(bot, fake, service, quick, often, threads):
     """Accept while posts answer 503: the pointer names the thread, and the game's first board
     shows in it once Discord answers again, once."""
     made = await fake.slash("challenge", {"opponent": fake.bob, "variant": "standard", "colour": "white"},
                             user=fake.alice)
     accept_id = next(c["custom_id"] for c in made.components() if c["label"] == "Accept")
-    fake.server_error("channel_message", status=503, seconds=STRETCH)
+    fake.server_error("channel_message", status=503, times=None)
     accepted = await fake.click(accept_id, user=fake.bob, message=made.reply.message)
     assert "is played in" in accepted.reply.content
     thread = list(fake.threads)[-1]
+    await until(lambda: _kept_in_all(service, [thread]))   # 503s until the first board is kept
+    fake.clear_faults()
 
     await fake.wait_until(lambda: fake.messages_in(thread), timeout=30)
     await until(lambda: _kept_none(service))
@@ -361,16 +392,22 @@ async def test_the_first_board_in_a_new_thread_is_shown_after_a_stretch_of_503s(
     assert any(r.status == 503 for r in fake.requests_to("channel_message"))   # the stretch was felt
 
 
-async def test_a_loss_on_time_is_shown_after_a_stretch_of_503s(fake, quick, threads):
+async def test_a_loss_on_time_is_shown_after_a_stretch_of_503s(fake, quick, often, threads):
     """The reminder and the final board of a game lost on time, posted by the scheduler while
     posts answer 503, each show once Discord answers again, once."""
     service = service_with(KIBITZ_MOVE_DEADLINE="2")
     async with running_bot(fake, service):
         thread = await begin(fake)
-        fake.server_error("channel_message", status=503, seconds=STRETCH + 2)
+        fake.server_error("channel_message", status=503, times=None)
+        await until(lambda: _kept_saying(service, "ran out of time"))   # 503s until the final board is kept
+        fake.clear_faults()
         await fake.wait_until(lambda: posted(fake, thread, "ran out of time"), timeout=30)
         await until(lambda: _kept_none(service))
         [final] = posted(fake, thread, "ran out of time")
         assert "**bob wins** (0-1): Time." in final.content and final.files
         assert len(posted(fake, thread, "your move in")) == 1
         assert any(r.status == 503 for r in fake.requests_to("channel_message"))
+
+
+async def _kept_saying(service: GameService, text: str) -> bool:
+    return any(text in d.reply.get("text", "") for d in await service.store.deliveries())
