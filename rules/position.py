@@ -21,7 +21,8 @@ The model
       Optional hooks: `allows(position, before, after, move)`, `follow_ups(position, move, after)`
       (parts that must follow a step: a placement), `drops(position)`, `after_step(...)` (hands),
       `place(...)`, `why_refused(position, move)` / `own_reason(position, move)` (its own refusal
-      reasons: for a candidate, and for any step of the mover's man; rules.refusals words the rest);
+      reasons: for a candidate, and for any step of the mover's man; rules.refusals words the rest;
+      `why_not_step` before whose man it is, `why_not_later` for a part after a legal first part);
     - or, with no `men`, its own turn generator:
       turns(position) -> dict[text, Turn]     every complete legal turn, keyed by canonical text
       after(position, turn) -> Position       the position after a turn (pure: a new value)
@@ -131,8 +132,10 @@ class PartsVariant(Generic[T]):
     region: Region = staticmethod(whole_board)   # confinement of a man by its square (half-boards)
     clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN
     promotion_refusal: str = ""           # the sentence for a typed promotion outside `promotions` ("": generic)
+    refusal_text: str = "That leaves a royal man of yours in check."   # a refused candidate step's sentence
     says_no_castling: bool = False        # a typed king step of two files on its rank: "There is no castling in ..."
     back_rank_pawns: bool = True          # False: a set-up with a pawn on the first or last rank is refused
+    one_each: str = ""                    # men a side has at most one of, in a set-up too ("kq": King, Queen)
     table: MenTable                       # the men compiled, when `men` is given
 
     def __init__(self) -> None:
@@ -184,6 +187,10 @@ class PartsVariant(Generic[T]):
             raise ValueError(f"Invalid position for {self.name}: {chess.Status(bad)!r}")
         if not self.back_rank_pawns and position.board.pawns & (chess.BB_RANK_1 | chess.BB_RANK_8):
             raise ValueError("A pawn cannot stand on the first or last rank.")
+        board = position.board
+        if any(chess.popcount(board.pieces_mask(chess.PIECE_SYMBOLS.index(letter), colour)) > 1
+               for letter in self.one_each for colour in chess.COLORS):
+            raise ValueError(f"Each side has at most one {' and one '.join(MAN_NAMES[k] for k in self.one_each)}.")
 
     def fen(self, position: Position) -> str:
         text = position.board.fen(en_passant="legal")
@@ -428,8 +435,13 @@ class PartsVariant(Generic[T]):
         if len(parts) == 1 and spelled not in turns:
             return explain_by_prefix([spelled], turns)
         if spelled in firsts:
-            return explain_by_prefix([spelled, *parts[1:]], turns)
+            return self.why_not_later(position, parts, spelled, turns) or explain_by_prefix([spelled, *parts[1:]], turns)
         return f"{parts[0]} is not a legal move here."
+
+    def why_not_later(self, position: Position, parts: list[str], first: str, turns: Mapping[str, T]) -> str | None:
+        """The variant's own reason for refusing the typed `parts` after a legal first part (`first`,
+        canonical), or None for the shared wording (`explain_by_prefix`)."""
+        return None
 
     def spell_first(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
         firsts = {t.split(" ")[0] for t in turns}
@@ -452,8 +464,13 @@ class PartsVariant(Generic[T]):
             key = normalise_san(text)
             hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
             return refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
-        return refuse_step(board, move, lambda m: self.own_reason(position, m),
-                           owner=lambda square: self.owner(position, square))
+        return self.why_not_step(position, move) or refuse_step(board, move, lambda m: self.own_reason(position, m),
+                                                               owner=lambda square: self.owner(position, square))
+
+    def why_not_step(self, position: Position, move: chess.Move) -> str | None:
+        """The variant's own reason for refusing a first part typed as from-to squares, asked before
+        whose man it is (None: the shared refusals of `refuse_step`)."""
+        return None
 
     def own_reason(self, position: Position, move: chess.Move) -> str | None:
         """The reason for refusing a step of the mover's own man: the data's (promotions, castling),
@@ -472,7 +489,7 @@ class PartsVariant(Generic[T]):
         return None
 
     def why_refused(self, position: Position, move: chess.Move) -> str:
-        return "That leaves a royal man of yours in check."
+        return self.refusal_text
 
     def owner(self, position: Position, square: int) -> bool | None:
         return position.board.color_at(square)

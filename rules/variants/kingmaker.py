@@ -1,14 +1,5 @@
 """Kingmaker Chess (Paletta): no Kings at the start; your first promotion makes the enemy King.
-
-A player's first pawn to reach the last rank becomes an opposing King (typed `e7e8k`), on a square
-where it is not in check. Later promotions are FIDE's. A player with a King obeys FIDE check
-rules; a player without one moves freely. You lose when, on your turn, you have no legal move,
-or you have a King and every legal move is a King move. No castling, no insufficient-material
-draw. No extra state: "my first promotion is used" is "the opponent has a King".
-
-python-chess pushes a promotion in the mover's colour; `after_move` recolours the new King, and
-`board.pop()` restores the board. python-chess's own `is_repetition` replays the move stack with
-`push`, which would skip that fix; the base's `repetitions` only pops a copy, so it is safe here.
+Rules card: data/rules/kingmaker.md. No extra state: "my first promotion is used" is "the opponent has a King".
 """
 from __future__ import annotations
 
@@ -17,15 +8,13 @@ from typing import Iterator
 import chess
 
 from ..castling import Castling
-from ..chess_variant import ChessVariant, colour_name
+from ..chess_variant import BOARD_FAULTS, ChessVariant, colour_name
 from ..core import Ending, Outcome
 from ..endings import NoMove
 from ..lookahead import after as position_after
 
 START = "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w - - 0 1"
-_FATAL = (chess.STATUS_EMPTY | chess.STATUS_TOO_MANY_WHITE_PIECES | chess.STATUS_TOO_MANY_BLACK_PIECES
-          | chess.STATUS_TOO_MANY_WHITE_PAWNS | chess.STATUS_TOO_MANY_BLACK_PAWNS
-          | chess.STATUS_PAWNS_ON_BACKRANK | chess.STATUS_INVALID_EP_SQUARE | chess.STATUS_OPPOSITE_CHECK)
+_FATAL = BOARD_FAULTS | chess.STATUS_EMPTY | chess.STATUS_OPPOSITE_CHECK
 
 
 def king_of(board: chess.Board, colour: chess.Color) -> chess.Square | None:
@@ -120,7 +109,9 @@ class Kingmaker(ChessVariant[None]):
                    mover: chess.Piece | None, captured: chess.Piece | None) -> None:
         if move.promotion == chess.KING:
             # python-chess put a King of the mover's colour there; it belongs to the opponent.
-            # BaseBoard.set_piece_at, unlike Board.set_piece_at, keeps the move stack for pop().
+            # BaseBoard.set_piece_at, unlike Board.set_piece_at, keeps the move stack for pop(); the
+            # base counts repetitions by popping a copy (python-chess's `is_repetition` would replay
+            # the moves with `push` and skip this fix).
             chess.BaseBoard.set_piece_at(board, move.to_square, chess.Piece(chess.KING, board.turn))
         return state
 

@@ -1,13 +1,5 @@
 """Shrapnel Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): remove every enemy man;
-captures throw shrapnel.
-
-FIDE moves without check and without castling; the King is an ordinary man. After a capture
-by a diagonal move (Bishop, pawn, Queen or King stepping diagonally) the first man on each of the
-four orthogonal rays from the capture square is removed too, whatever its colour; after a capture
-along a rank or file, the first man on each of the four diagonal rays. Knight captures remove
-nothing more. The capturing man always stays.
-
-The outcome is read off the board (a side with no men has lost), so a plain FEN is enough.
+captures throw shrapnel. Rules card: data/rules/shrapnel.md.
 """
 from __future__ import annotations
 
@@ -19,39 +11,19 @@ from ..core import Ending, Outcome
 from ..endings import NoMove
 from ..men import NO_ROYALTY
 
-ALL_CAPTURED = "all enemy men captured"
-NO_LEGAL_MOVE = "no legal move"
-ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
 
-
-def is_diagonal(move: chess.Move) -> bool:
-    """A move along a diagonal (rules card: the geometry of the move, whatever the man)."""
-    files = abs(chess.square_file(move.to_square) - chess.square_file(move.from_square))
-    ranks = abs(chess.square_rank(move.to_square) - chess.square_rank(move.from_square))
-    return files == ranks
-
-
-def first_men(occupied: int, square: chess.Square, steps: tuple[tuple[int, int], ...]) -> list[chess.Square]:
-    """The first occupied square on each ray from `square` (rays with no man give none)."""
-    found = []
-    for df, dr in steps:
-        file, rank = chess.square_file(square) + df, chess.square_rank(square) + dr
-        while 0 <= file < 8 and 0 <= rank < 8:
-            other = chess.square(file, rank)
-            if occupied & chess.BB_SQUARES[other]:
-                found.append(other)
-                break
-            file, rank = file + df, rank + dr
-    return found
-
-
-def shrapnel(board: chess.Board, move: chess.Move, mover: chess.Piece) -> list[chess.Square]:
-    """The squares whose men a capture by `move` blows away, on `board` after the move."""
+def shrapnel(board: chess.Board, move: chess.Move, mover: chess.Piece) -> chess.Bitboard:
+    """The men a capture by `move` blows away, on `board` after the move: the first man on each
+    rank and file ray after a diagonal move, on each diagonal ray after a straight one (rules card)."""
     if mover.piece_type == chess.KNIGHT:
-        return []
-    steps = ORTHOGONAL if is_diagonal(move) else DIAGONAL
-    return first_men(board.occupied, move.to_square, steps)
+        return chess.BB_EMPTY
+    to, occupied = move.to_square, board.occupied
+    if chess.BB_DIAG_ATTACKS[move.from_square][0] & chess.BB_SQUARES[to]:   # the move's direction, whatever the man
+        rays = (chess.BB_RANK_ATTACKS[to][chess.BB_RANK_MASKS[to] & occupied]
+                | chess.BB_FILE_ATTACKS[to][chess.BB_FILE_MASKS[to] & occupied])
+    else:
+        rays = chess.BB_DIAG_ATTACKS[to][chess.BB_DIAG_MASKS[to] & occupied]
+    return rays & occupied
 
 
 class Shrapnel(ChessVariant[None]):
@@ -64,7 +36,7 @@ class Shrapnel(ChessVariant[None]):
     castling = Castling.NONE
     insufficient_material = False
     faults = BOARD_FAULTS | chess.STATUS_TOO_MANY_KINGS
-    initial_state = None     # no extra state beyond the board
+    initial_state = None     # no extra state: the outcome is read off the board (a plain FEN is enough)
     after_effects = True      # `after_move`/`push` change more than the move
 
     # -- FEN -----------------------------------------------------------------------------------
@@ -79,18 +51,19 @@ class Shrapnel(ChessVariant[None]):
     def after_move(self, board: chess.Board, state: None, move: chess.Move,
                    mover: chess.Piece | None, captured: chess.Piece | None) -> None:
         if captured is not None and mover is not None:
-            for square in shrapnel(board, move, mover):
+            for square in chess.scan_forward(shrapnel(board, move, mover)):
                 # BaseBoard.remove_piece_at, unlike Board.remove_piece_at, keeps the move stack
                 # for pop(), which restores the removed men.
                 chess.BaseBoard.remove_piece_at(board, square)
         return state
 
     # -- the end -------------------------------------------------------------------------------
-    stalemated = NoMove("draws", NO_LEGAL_MOVE, Ending.NO_MOVE)
+    stalemated = NoMove("draws", "no legal move", Ending.NO_MOVE)
 
     def judge_goal(self, board: chess.Board, state: None, legal: list[chess.Move]) -> Outcome | None:
-        return None if board.occupied_co[board.turn] else Outcome.win(colour_name(not board.turn), ALL_CAPTURED,
-                                                                      Ending.GOAL)
+        if board.occupied_co[board.turn]:
+            return None
+        return Outcome.win(colour_name(not board.turn), "all enemy men captured", Ending.GOAL)
 
 
 VARIANT = Shrapnel()

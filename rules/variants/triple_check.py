@@ -1,21 +1,8 @@
 """Triple Check Chess (Tony Paletta, "Modest Proposals - GOAL Variants"): a check is allowed only
 if every man giving it is safe, supported or non-capturing; one that is all three wins.
-
-Judged in the position after the move, for every checking man (`board.checkers()`, rules card):
-- safe: no FIDE-legal move of the checked side captures it, en passant included (rules card);
-- supported: another man of the checker's side attacks its square, pins ignored (rules card);
-- non-capturing: the move captured nothing (en passant is a capture).
-A non-capturing move therefore never gives an illegal check. A player with FIDE moves but no
-legal one (every FIDE move would be an illegal check) loses (rules card).
-
-Extra state: whether the last move was a winning triple check. A plain FEN tells it when its
-half-move clock is above 0 (the last move captured nothing, so the check on the board can be
-judged as it stands). After a winning check with the clock at 0 (a pawn move) the FEN carries field 7
-`triple-check`, so that a finished game reloads finished; a plain FEN with the clock at 0 means
-"no triple check", as a capture cannot be told from a pawn move there.
+Rules card: data/rules/triple-check.md. Extra state: whether the last move was a winning triple check.
 """
 from __future__ import annotations
-
 
 import chess
 
@@ -27,15 +14,11 @@ WON = "triple-check"
 
 
 def is_taken_by_a_legal_move(board: chess.Board, square: chess.Square) -> bool:
-    """Can the side to move capture the man on `square` with a FIDE-legal move?"""
-    if any(True for _ in board.generate_legal_moves(to_mask=chess.BB_SQUARES[square])):
-        return True
-    if board.ep_square is not None:
-        # An en passant capture lands behind the pawn it takes.
-        behind = board.ep_square + (-8 if board.turn == chess.WHITE else 8)
-        if behind == square and any(True for _ in board.generate_legal_ep()):
-            return True
-    return False
+    """Can the side to move capture the man on `square` with a FIDE-legal move (en passant too)?"""
+    targets = chess.BB_SQUARES[square]
+    if board.ep_square is not None and board.ep_square + (-8 if board.turn == chess.WHITE else 8) == square:
+        targets |= chess.BB_SQUARES[board.ep_square]   # an en passant capture lands behind the pawn it takes
+    return any(True for _ in board.generate_legal_captures(to_mask=targets))
 
 
 def conditions(position: chess.Board, checker: chess.Square, capturing: bool) -> dict[str, bool]:
@@ -61,16 +44,12 @@ def checker_faults(board: chess.Board, move: chess.Move) -> list[str]:
     return faults
 
 
-def is_triple_check(position: chess.Board, capturing: bool) -> bool:
-    """Does every man checking the side to move meet all three conditions?"""
-    checkers = position.checkers()
-    return bool(checkers) and all(all(conditions(position, sq, capturing).values()) for sq in checkers)
-
-
 def wins_as_it_stands(position: chess.Board, capturing: bool) -> bool:
-    """Is the check on the board, made by a move that captured (or not), a winning triple check?
-    (A checkmate is named as such instead.)"""
-    return position.is_check() and is_triple_check(position, capturing) and not position.is_checkmate()
+    """Is the check on the board, made by a move that captured (or not), a winning triple check:
+    does every checking man meet all three conditions? (A checkmate is named as such instead.)"""
+    checkers = position.checkers()
+    return (bool(checkers) and all(all(conditions(position, sq, capturing).values()) for sq in checkers)
+            and not position.is_checkmate())
 
 
 class TripleCheck(ChessVariant[str | None]):
@@ -108,8 +87,7 @@ class TripleCheck(ChessVariant[str | None]):
         return not checker_faults(board, move)
 
     def explain(self, board: chess.Board, state: str | None, move: chess.Move) -> str:
-        faults = checker_faults(board, move)
-        who = " and ".join(faults)
+        who = " and ".join(checker_faults(board, move))
         return (f"That check is not allowed: it captures, and {who} could be taken and is not "
                 "defended. A check must be safe, defended or non-capturing.")
 

@@ -1,5 +1,6 @@
 """Tyrant Chess through the public API: only monarchs capture, captured monarchs are placed back."""
 import chess
+import pytest
 
 import rules
 from rules.variants.tyrant import placements
@@ -124,6 +125,13 @@ def test_a_wrong_placement_says_why():
     assert refusal(game, "d1d8 Q@d1").endswith("your King or Queen could capture it there at once.")
     assert refusal(game, "d1d8 Q@e1").endswith("e1 is not empty.")
     assert "so place it: Q@<square>" in refusal(game, "d1d8 K@a1")
+    assert refusal(game, "Qxd8 Q@z9") == "Qxd8 is fine, but Q@z9 is not a placement you can make: 'z9' is not a square."
+
+
+def test_a_set_up_with_two_kings_or_two_queens_of_one_side_is_refused():
+    for fen in ("3qk3/8/8/8/8/8/8/Q2QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/K2QK3 w - - 0 1"):
+        with pytest.raises(ValueError, match="^Each side has at most one King and one Queen.$"):
+            game_at(fen)
 
 
 def fide_reading(fen):
