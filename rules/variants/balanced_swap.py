@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping
-from typing import NamedTuple
+from dataclasses import dataclass
 
 import chess
 
@@ -170,7 +170,8 @@ def _pawn_patterns() -> tuple[list[list[int]], list[list[int]]]:
 _PAWN_NEAR, _PAWN_FAR = _pawn_patterns()
 
 
-class Men(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Men:
     """The men of a position as swap_turns reads them: the kind on each square (0: empty), the
     bitboard of each kind (indexed by kind, [0] unused), and each colour's squares."""
     kinds: list[int]
@@ -245,7 +246,8 @@ def swap_turns(board: chess.Board, regular: chess.Move, work: chess.Board,
     step_part = Step(regular)
     head = regular.uci() + " "
     out: dict[str, SwapTurn] = {}
-    kinds, boards, white, black = men_after(board, men or men_of(board), regular)
+    placed = men_after(board, men or men_of(board), regular)
+    kinds, boards, white, black = placed.kinds, placed.boards, placed.white, placed.black
     mine, theirs = (white, black) if mover == chess.WHITE else (black, white)
     PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN, chess.KING
     kings = boards[KING] & mine
