@@ -189,3 +189,25 @@ def test_the_board_handling_finder_tells_a_push_and_a_board_copy(tmp_path):
     source = tmp_path / "m.py"
     source.write_text("def f(b):\n    b.push(m)\n\ndef g(b):\n    w = b.copy(stack=False)\n    k = kinds.copy()\n")
     assert boards_handled(source) == {("f", "push"), ("g", "copy")}
+
+
+def class_bases(path: Path) -> set[str]:
+    """The base classes (by name) of every class in a module."""
+    return {ast.unparse(base).split("[")[0] for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef) for base in node.bases}
+
+
+def test_every_class_in_variants_derives_from_one_of_the_two_variant_bases():
+    # A board variant is a ChessVariant (a python-chess board) or a PartsVariant (men as data, turns of
+    # parts); helper classes are plain dataclasses or enums' values. A solo puzzle keeps its own Game.
+    found = {(path.relative_to(ROOT / "rules" / "variants").parts[0], base)
+             for path in (ROOT / "rules" / "variants").rglob("*.py") for base in class_bases(path)}
+    puzzles = {"kingswap", "solitary_patience"}
+    assert {base for package, base in found if package not in puzzles} <= {"ChessVariant", "PartsVariant"}
+    assert {base for package, base in found if package in puzzles} <= {"ChessVariant", "PartsVariant", "Game"}
+
+
+def test_the_base_finder_tells_a_helper_class_base(tmp_path):
+    source = tmp_path / "m.py"
+    source.write_text("class A(ChessVariant[int]):\n    pass\n\nclass B(NamedTuple):\n    x: int\n")
+    assert class_bases(source) == {"ChessVariant", "NamedTuple"}
