@@ -1,7 +1,9 @@
-"""The wheel is the whole product: built, installed in a fresh virtualenv with nothing else, and
-played from a folder that has no checkout in it (migrations, rules cards and art come along)."""
+"""The wheel is the whole product: built, installed in a fresh virtualenv with nothing else of the
+project, and played from a folder that has no checkout in it (migrations, rules cards and art come
+along)."""
 import os
 import shutil
+import site
 import subprocess
 import sys
 import venv
@@ -43,7 +45,13 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
     env_dir = tmp_path / "venv"
     venv.create(env_dir)   # without a pip of its own (installing one takes seconds): ours installs into it
     python = env_dir / "bin" / "python"
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", str(wheel)],
+    # the dependencies are those this interpreter has (installing them again takes most of the time):
+    # its site-packages go after the venv's own, as bare paths, so no .pth file of theirs runs (an
+    # editable install of the checkout stays out); the project's packages come from the wheel alone
+    (own,) = subprocess.run([str(python), "-c", "import site; print(*site.getsitepackages())"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    Path(own, "dependencies.pth").write_text("".join(f"{path}\n" for path in site.getsitepackages()))
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps", str(wheel)],
                    check=True, capture_output=True, timeout=600)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -57,6 +65,8 @@ def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_p
     assert "Traceback" not in result.stderr
     assert (elsewhere / "kibitz.sqlite3").is_file()
     assert list((elsewhere / "out").glob("kibitz-*.png")), "board images are drawn from the shipped art"
-    installed = subprocess.run([str(python), "-c", "import bot, engine, kibitz_data; print(bot.__file__, engine.__file__, kibitz_data.DATA_DIR)"],
+    installed = subprocess.run([str(python), "-c", "import bot, engine, rules, render, kibitz_data; print(bot.__file__, "
+                                "engine.__file__, rules.__file__, render.__file__, kibitz_data.DATA_DIR)"],
                                capture_output=True, text=True, cwd=elsewhere, env=env, check=True).stdout
     assert str(ROOT) not in installed and str(source) not in installed   # nothing is read from the checkout
+    assert all(path.startswith(own) for path in installed.split()), installed   # every package from the wheel

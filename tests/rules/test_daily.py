@@ -1,5 +1,6 @@
 """Daily deals (rules.daily): the same deal everywhere for a day, derived from the date and slug."""
 import datetime
+import functools
 import hashlib
 from pathlib import Path
 
@@ -18,6 +19,17 @@ def documented_seed(slug, day, k):
     """The formula as the rules cards state it."""
     text = f"kibitz-daily:{slug}:{day:%Y-%m-%d}:{k}"
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+# The solver's work is shared between tests: a deal, and a proof of a position within the daily
+# budget, are each computed once (both are fixed by their arguments). Tests of the deal's
+# determinism still compute it afresh.
+deal = functools.cache(rules.daily_deal)
+
+
+@functools.cache
+def proved(fen):
+    return solve(fen, DAILY_NODE_BUDGET)
 
 
 def test_daily_slugs_are_the_three_solo_puzzles():
@@ -58,23 +70,23 @@ def test_solitary_patience_daily_is_the_deal_of_the_first_seed_of_the_day():
 
 @pytest.mark.parametrize("day", [DAY, SKIPPING_DAY])
 def test_kingswap_daily_is_the_first_seed_the_solver_proves_and_par_is_its_best_score(day):
-    deal = rules.daily_deal("kingswap", day)
-    assert deal.seed == documented_seed("kingswap", day, deal.tried - 1)
-    assert day != SKIPPING_DAY or deal.tried > 1
-    for k in range(deal.tried - 1):
+    dealt = deal("kingswap", day)
+    assert dealt.seed == documented_seed("kingswap", day, dealt.tried - 1)
+    assert day != SKIPPING_DAY or dealt.tried > 1
+    for k in range(dealt.tried - 1):
         skipped = rules.new_game("kingswap", seed=documented_seed("kingswap", day, k))
-        assert solve(skipped, DAILY_NODE_BUDGET).solvable is not True
-    result = solve(deal.fen, DAILY_NODE_BUDGET)
-    assert result.solvable is True and result.best_score == deal.par
-    game = rules.new_game(deal.slug, seed=deal.seed, fen=deal.fen)
-    assert game.fen() == rules.new_game("kingswap", seed=deal.seed).fen() == deal.fen
+        assert proved(skipped.fen()).solvable is not True
+    result = proved(dealt.fen)
+    assert result.solvable is True and result.best_score == dealt.par
+    game = rules.new_game(dealt.slug, seed=dealt.seed, fen=dealt.fen)
+    assert game.fen() == rules.new_game("kingswap", seed=dealt.seed).fen() == dealt.fen
     for move in result.line:
         game.play(move)
-    assert game.outcome is not None and game.outcome.result == "solved" and game.outcome.score == deal.par
+    assert game.outcome is not None and game.outcome.result == "solved" and game.outcome.score == dealt.par
 
 
 def test_kingswap_daily_is_the_same_on_every_call():
-    assert rules.daily_deal("kingswap", DAY) == rules.daily_deal("kingswap", DAY)
+    assert rules.daily_deal("kingswap", DAY) == deal("kingswap", DAY)
 
 
 def test_kingswap_daily_deal_is_the_same_under_two_budgets_that_both_prove_it():
@@ -91,9 +103,9 @@ def test_kingswap_daily_fails_clearly_when_no_seed_can_be_proved():
 
 def test_most_kingswap_seeds_are_proved_within_the_daily_budget():
     """64 unproved seeds in a row must never happen: the share proved is high."""
-    proved = sum(bool(solve(rules.new_game("kingswap", seed=documented_seed("kingswap", DAY, k)),
-                            DAILY_NODE_BUDGET).solvable) for k in range(6))
-    assert proved >= 4
+    proofs = sum(bool(proved(rules.new_game("kingswap", seed=documented_seed("kingswap", DAY, k)).fen()).solvable)
+                 for k in range(6))
+    assert proofs >= 4
 
 
 def test_kingswap_rules_card_states_the_seed_text_and_the_node_budget():
@@ -109,5 +121,5 @@ def test_kingswap_rules_card_states_the_seed_text_and_the_node_budget():
 ])
 def test_the_deal_of_a_fixed_day_is_the_same_on_every_machine(slug, day, tried, par, fen):
     """Pinned: a change to the seed text, the set-up draw or the solver's order would deal another puzzle."""
-    deal = rules.daily_deal(slug, day)
-    assert (deal.tried, deal.par, deal.fen) == (tried, par, fen)
+    dealt = deal(slug, day)
+    assert (dealt.tried, dealt.par, dealt.fen) == (tried, par, fen)
