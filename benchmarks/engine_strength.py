@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import time
 from pathlib import Path
@@ -81,6 +82,39 @@ def greedy(game: rules.Game, rng: random.Random) -> str:
 
 def random_mover(game: rules.Game, rng: random.Random) -> str:
     return rng.choice(game.legal_moves())
+
+
+def beginner(game: rules.Game, rng: random.Random) -> str:
+    """A beginner: wins at once when it can, else takes free material (a capture after which no
+    reply wins back as much), the most first; else a random turn, developing a man (one other than
+    a pawn or king leaving its own back rank) three times as likely as another."""
+    mover, moves = game.turn, game.legal_moves()
+    before = lead(game, mover)
+    free: list[tuple[int, float, str]] = []
+    for move in moves:
+        game.play(move)
+        outcome, gain = game.outcome, lead(game, mover) - before
+        if outcome is None and gain > 0:
+            kept = gain
+            for reply in game.legal_moves():
+                game.play(reply)
+                kept = min(kept, lead(game, mover) - before)
+                game.undo()
+            if kept > 0:
+                free.append((kept, rng.random(), move))
+        game.undo()
+        if outcome is not None and outcome.winner == mover:
+            return move
+    if free:
+        return max(free)[2]
+    view = game.view()
+    home = "1" if mover == rules.WHITE else str(view.ranks)
+    weights = []
+    for move in moves:
+        start = re.match(r"[a-z](\d+)", move)
+        letter = view.pieces.get(start.group(0), "") if start and start.group(1) == home else ""
+        weights.append(3 if letter and letter.lower() not in "pk" else 1)
+    return rng.choices(moves, weights)[0]
 
 
 def play_one(slug: str, engine_colour: str, args: argparse.Namespace, worst: list[float]) -> tuple[float, str]:

@@ -14,10 +14,10 @@ strength) and the built-in engine's time per move at the same level (engine/leve
     | 1     | 0           | 0.05    |
     | 2     | 3           | 0.2     |
     | 3     | 6           | 0.5     |
-    | 4     | 9           | 1.0     |
-    | 5     | 11          | 1.5     |
-    | 6     | 14          | 2.5     |
-    | 7     | 17          | 3.5     |
+    | 4     | 9           | 0.8     |
+    | 5     | 11          | 1.2     |
+    | 6     | 14          | 2.0     |
+    | 7     | 17          | 3.0     |
     | 8     | 20          | 5.0     |
 
 Each process keeps one Stockfish per path, started at its first move and reused (start-up and

@@ -11,16 +11,20 @@ by the clock before their budget). `choose(..., nodes=)` replaces the budget; `s
     1      beginner      1          200    0.05 s  300 centipawns   no
     2      novice        1          600    0.2 s   120              yes
     3      casual        2        2,000    0.5 s    50              yes
-    4      club          3        5,000    1.0 s    20              yes
-    5      strong club   4       10,000    1.5 s     8              yes
-    6      expert        5       20,000    2.5 s     0              yes
-    7      master        7       40,000    3.5 s     0              yes
-    8      strongest     64      80,000    5.0 s     0              yes
+    4      club          3        4,000    0.8 s     0              yes
+    5      strong club   4        8,000    1.2 s     0              yes
+    6      expert        5       16,000    2.0 s     0              yes
+    7      master        7       32,000    3.0 s     0              yes
+    8      strongest     64      64,000    5.0 s     0              yes
 
 Level 1 searches one ply without following captures (it takes a defended man and does not see the
 recapture) and picks at random among the moves within three pawns of its best: often a clearly
-worse move. A node is one position searched (about 10,000 a second in standard chess on one idle
-core; fewer in variants whose turns are costly to list).
+worse move. From level 4 up a level plays its best move, and each searches twice the positions of
+the one below: the budget, not the depth, is what the upper levels reach first, so the budget
+separates them. A node is one position searched (about 12,000 a second in standard chess on one
+idle core, so there each budget takes about its level's time or less; fewer in variants whose turns
+are costly to list, where the clock stops the upper levels first and their times, 1.5 to 2 times
+the one below, separate them). benchmarks/engine_ladder.py measures each level against the one below.
 """
 from __future__ import annotations
 
@@ -42,11 +46,11 @@ LEVELS = (
     Level(1, "beginner", 1, 0.05, 300, False, 200),
     Level(2, "novice", 1, 0.2, 120, True, 600),
     Level(3, "casual", 2, 0.5, 50, True, 2_000),
-    Level(4, "club", 3, 1.0, 20, True, 5_000),
-    Level(5, "strong club", 4, 1.5, 8, True, 10_000),
-    Level(6, "expert", 5, 2.5, 0, True, 20_000),
-    Level(7, "master", 7, 3.5, 0, True, 40_000),
-    Level(8, "strongest", 64, 5.0, 0, True, 80_000),
+    Level(4, "club", 3, 0.8, 0, True, 4_000),
+    Level(5, "strong club", 4, 1.2, 0, True, 8_000),
+    Level(6, "expert", 5, 2.0, 0, True, 16_000),
+    Level(7, "master", 7, 3.0, 0, True, 32_000),
+    Level(8, "strongest", 64, 5.0, 0, True, 64_000),
 )
 MAX_LEVEL = len(LEVELS)
 DEFAULT_LEVEL = 3

@@ -12,7 +12,9 @@ member's move, a game begun with the computer as White. For each game the runner
 `service.play_computer(game_id, ply, move)` (a compare-and-set on the ply, as a player's move: a
 takeback or a resignation meanwhile wins, and nothing is saved), and only then hands
 `DueEvent("move", record, reply)` to `deliver`; `reply` is the board after its move, pinging the
-member unless they turned pings off. At levels from RESIGN_LEVEL it resigns a hopeless
+member unless they turned pings off. Where the rules let it claim a draw and its search's score
+says it is not better, the service claims the draw instead (the same board and words as a member's
+claim). At levels from RESIGN_LEVEL it resigns a hopeless
 position instead (`DueEvent("resign", record, reply)`, the final board).
 
 Time. Each search gets its level's time (engine/levels.py) scaled down by the queue: with `q`
@@ -174,7 +176,7 @@ class Runner(Timer):
                 kind, reply = "resign", await self.service.computer_resigns(game_id, ply)
             else:
                 kind, reply = "move", await self.service.play_computer(game_id, ply, answer.move,
-                                                                       busy=share < BUSY_SHARE)
+                                                                       busy=share < BUSY_SHARE, score=answer.score)
         except UserError as error:   # changed elsewhere meanwhile (STALE), or the store could not say
             log.warning("game %s: the computer's turn was not saved: %s", game_id, error)
             reply, kind = None, "move"

@@ -91,11 +91,14 @@ class Computer(Tables):
         return [r for r in await self.store.open_games()
                 if r.playing and computer.to_move(r.players, r.fen) and (owns is None or owns(r.guild_id))]
 
-    async def play_computer(self, game_id: int, ply: int, move: str, busy: bool = False) -> Reply | None:
+    async def play_computer(self, game_id: int, ply: int, move: str, busy: bool = False,
+                            score: int | None = None) -> Reply | None:
         """Save the computer's `move` in game `game_id`, only if the game is still at `ply` turns with
         the computer to move (a compare-and-set, as a player's move): the board after it, pinging
         the member unless they turned pings off. None when the game changed meanwhile (nothing
-        saved: the runner reads it again). `busy`: it thought less than usual, and says so."""
+        saved: the runner reads it again). `busy`: it thought less than usual, and says so.
+        `score`: its search's score (its own view); where the rules let it claim a draw and the
+        score says it is not better (as for a draw offer), it claims the draw instead of moving."""
         async with self._lock(await self._channel_of(game_id)):
             live = await self._computer_live(game_id, ply)
             if live is None:
@@ -103,6 +106,12 @@ class Computer(Tables):
             record, game = live.record, live.playing
             seat = record.players[computer.seat(record.players) or 0]
             before = record.copy()
+            claim = game.claimable_outcome() if score is not None and score <= 0 else None
+            if claim:   # as a member's claim (Games.draw)
+                game.finish(Outcome.draw(f"{claim.reason} claimed", claim.kind))
+                await self._commit(live, before, undo=lambda: game.finish(None))
+                return await self._ping_others(await self._board_reply(record, game, (Who(Player(*seat), "claims"), " a draw.")),
+                                               record, seat[0])
             note = " (Busy: it thought less than usual.)" if busy else ""
 
             def headline(said: Said) -> Line:

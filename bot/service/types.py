@@ -183,8 +183,8 @@ class DueEvent:
     unless they opted out).
 
     From the computer's runner (bot/opponent/runner.py), once its turn is saved: "move": the
-    board after the computer's move (post `reply` in the game's channel, `reply.pings` the member
-    unless they opted out); "resign": it resigned a hopeless position (post the final board)."""
+    board after the computer's move or its draw claim (post `reply` in the game's channel, `reply.pings`
+    the member unless they opted out); "resign": it resigned a hopeless position (post the final board)."""
     kind: str
     record: GameRecord
     reply: Reply

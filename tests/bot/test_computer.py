@@ -304,6 +304,40 @@ async def test_the_computer_accepts_a_draw_only_when_it_is_not_better(fen, accep
         assert stored.status == GameStatus.ACTIVE and stored.draw_offer is None
 
 
+SHUFFLE = ["d1c2", "e8f7", "c2d1", "f7e8"] * 2   # White's queen and Black's king go and come back, twice
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("computer_white, moves, claims", [
+    (False, SHUFFLE + ["d1c2"], True),   # Black (the computer, a queen down) to move in a position seen three times
+    (True, SHUFFLE, False),              # White (the computer, a queen up) to move in the start seen three times
+])
+async def test_the_computer_claims_a_draw_the_rules_allow_only_when_it_is_not_better(computer_white, moves, claims):
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    start = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+    game = rules.new_game("standard", fen=start)
+    for move in moves:
+        game.play(move)
+    assert game.claimable_outcome() is not None and game.outcome is None
+    record = await a_computer_game(store, start, computer_white)
+    record.moves, record.fen = list(game.history), game.fen()
+    await store.save(record)
+    delivered = Delivered(store)
+    runner = started(service, delivered)   # finds the computer to move at start-up; a search of NODES positions
+    try:
+        await delivered.wait(1)
+    finally:
+        await runner.stop()
+    stored = await store.get(record.id)
+    if claims:
+        assert delivered.events[0].reply.text.startswith(f"{KIBITZ_1} claims a draw.")
+        assert stored.result == "1/2-1/2" and stored.ending == Ending.REPETITION and stored.moves == record.moves
+        assert ALICE.id in delivered.events[0].reply.mentions
+    else:
+        assert stored.status == GameStatus.ACTIVE and len(stored.moves) == len(moves) + 1
+
+
 async def draw_offered(fen: str, workers: Workers, stockfish: str | None = None, nodes: int = NODES):
     """Alice (White) offers the computer (Black) a draw in standard chess from `fen`: the reply, and the game stored after it."""
     store = InMemoryStore()
