@@ -333,7 +333,7 @@ async def test_the_computer_claims_a_draw_the_rules_allow_only_when_it_is_not_be
     if claims:
         assert delivered.events[0].reply.text.startswith(f"{KIBITZ_1} claims a draw.")
         assert stored.result == "1/2-1/2" and stored.ending == Ending.REPETITION and stored.moves == record.moves
-        assert ALICE.id in delivered.events[0].reply.mentions
+        assert delivered.events[0].reply.pings == (ALICE.id,)
     else:
         assert stored.status == GameStatus.ACTIVE and len(stored.moves) == len(moves) + 1
 
@@ -369,12 +369,17 @@ async def test_when_no_search_can_weigh_the_position_the_computer_declines_a_dra
 
 
 @pytest.mark.asyncio
-async def test_the_workers_start_with_the_runner_before_any_search(played):
-    """The first reply does not wait for the worker processes to start."""
-    _, _, runner = played
-    async with asyncio.timeout(120):   # a bounded wait, generous: processes start
-        while len(runner.workers.pids()) < runner.workers.size:
-            await asyncio.sleep(0.02)
+async def test_the_workers_start_with_the_runner_before_any_search():
+    """The first reply does not wait for the worker processes to start (a pool of its own: the
+    module's shared pool has been started by earlier tests' searches)."""
+    store = InMemoryStore()
+    runner = started(GameService(store, renderer=fake_png), Delivered(store), workers=Workers(1))
+    try:
+        async with asyncio.timeout(120):   # a bounded wait, generous: processes start
+            while len(runner.workers.pids()) < runner.workers.size:
+                await asyncio.sleep(0.02)
+    finally:
+        await runner.stop()
 
 
 class FailingWorkers(Workers):
@@ -591,6 +596,23 @@ async def test_at_the_higher_levels_the_computer_resigns_a_position_hopeless_for
     last = delivered.events[-1]
     assert last.record.result == "1-0" and "resigns" in last.reply.text and last.reply.finished
     assert last.record.ending == Ending.RESIGNATION
+
+
+@pytest.mark.asyncio
+async def test_a_hopeless_computer_that_may_claim_a_draw_claims_it_instead_of_resigning():
+    store = InMemoryStore()
+    service = GameService(store, renderer=fake_png)
+    start = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1"
+    game = rules.new_game("standard", fen=start)
+    for move in SHUFFLE + ["d1c2"]:   # Black (the computer, a queen down) to move in a position seen three times
+        game.play(move)
+    record = await a_computer_game(store, start, computer_white=False)
+    record.moves, record.fen = list(game.history), game.fen()
+    await store.save(record)
+    reply = await service.computer_resigns(record.id, len(record.moves))
+    stored = await store.get(record.id)
+    assert reply is not None and reply.text.startswith(f"{KIBITZ_1} claims a draw.") and reply.pings == (ALICE.id,)
+    assert stored.result == "1/2-1/2" and stored.ending == Ending.REPETITION
 
 
 BOT_KILLED = """
