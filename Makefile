@@ -8,12 +8,16 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# setuptools tells every editable install of a project with a mapped package folder (data/ ships as
+# kibitz_data) that a folder of a package's name could shadow it: information, not a fault, kept quiet
+EDITABLE := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install --quiet -e
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	$(EDITABLE) .
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(EDITABLE) ".[test]"
 	touch $@ $(VENV)/.installed
 
 run: $(VENV)/.installed
