@@ -25,6 +25,7 @@ from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
 from .test_stockfish import INSTALLED, needs_stockfish
+from ..shared_workers import SharedWorkers
 
 NODES = 200
 GUILD = "g1"
@@ -50,31 +51,15 @@ class Delivered:
                 await asyncio.sleep(0.02)
 
 
-class SharedWorkers(Workers):
-    """One pool for the runners of this module that need no workers of their own (a worker is a new
-    process importing the rules and the engine: about a second of CPU); a runner's stop leaves it
-    running, the end of the module ends it. A worker killed by a test is replaced as in any pool."""
-
-    def close(self) -> None:
-        pass
-
-
-SHARED: list[Workers] = []
-
-
 @pytest.fixture(scope="module", autouse=True)
 def shared_workers():
     yield
-    for workers in SHARED:
-        Workers.close(workers)
-    SHARED.clear()
+    SharedWorkers.end_all()
 
 
 def started(service, delivered, workers=None, nodes=NODES) -> Runner:
     if workers is None:
-        if not SHARED:
-            SHARED.append(SharedWorkers(1))
-        workers = SHARED[0]
+        workers = SharedWorkers.of_size(1)
     runner = Runner(service, delivered, workers=workers, nodes=nodes)
     runner.start()
     return runner

@@ -15,11 +15,11 @@ from PIL import Image
 
 from bot.discord import app
 from bot.discord.app import KibitzBot, create_bot
-from bot.opponent.workers import Workers
 from bot.service import GameService
 from bot.store import InMemoryStore
 from tests.conftest import HINT_NODES
 from tests.discord.fake_discord import PATIENCE, FakeDiscord
+from tests.shared_workers import SharedWorkers
 
 TOKEN = "test-token"
 
@@ -31,29 +31,12 @@ def tiny_png(view, orientation) -> bytes:
     return out.getvalue()
 
 
-class SharedWorkers(Workers):
-    """The computer's worker pool, one per test process for every bot started here: each bot would
-    start processes of its own that import the rules and the engine (about a second of CPU each),
-    most of them for tests that never play the computer. A bot's close leaves it running; a worker
-    that dies is replaced as in any pool."""
-    pools: dict[int | None, SharedWorkers] = {}
-
-    @classmethod
-    def of_size(cls, size: int | None = None) -> Workers:
-        return cls.pools.setdefault(size, cls(size))   # a Workers starts no process until used
-
-    def close(self) -> None:
-        pass
-
-
 @pytest.fixture(scope="session", autouse=True)
 def shared_workers():
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(app, "Workers", SharedWorkers.of_size)
         yield
-    for pool in SharedWorkers.pools.values():
-        Workers.close(pool)
-    SharedWorkers.pools.clear()
+    SharedWorkers.end_all()
 
 
 @contextlib.asynccontextmanager
