@@ -128,6 +128,21 @@ def test_a_wrong_placement_says_why():
     assert refusal(game, "Qxd8 Q@z9") == "Qxd8 is fine, but Q@z9 is not a placement you can make: 'z9' is not a square."
 
 
+PLACING = "r3k3/1p6/8/3q4/8/2N5/1P1Q4/4K2R w - - 0 1"   # Qxd5 takes Black's Queen, to be placed back
+
+
+def test_text_after_a_whole_turn_is_refused_plainly():
+    assert refusal(rules.new_game(SLUG, seed=0), "e2e3 Q@a1") == "e2e3 is a whole turn: nothing follows it."
+    game = game_at(PLACING)
+    assert refusal(game, "Ke2 Q@a1") == "e1e2 is a whole turn: nothing follows it."
+    assert refusal(game, "b2b3 x") == "b2b3 is a whole turn: nothing follows it."
+    assert refusal(game, "Qxd5 Q@a1 Q@a2") == "d2d5 Q@a1 is a whole turn: nothing follows it."
+    queen_takes_pawn = game_at("4k3/8/8/8/8/8/1p6/Q3K3 w - - 0 1")
+    assert refusal(queen_takes_pawn, "a1b2 Q@h8") == "a1b2 is a whole turn: nothing follows it."
+    assert (refusal(game, "d2d5 Q@d4 Q@a2")
+            == "d2d5 is fine, but Q@d4 cannot follow it: twenty-nine parts can, e.g. d2d5 Q@a1.")
+
+
 def test_a_set_up_with_two_kings_or_two_queens_of_one_side_is_refused():
     for fen in ("3qk3/8/8/8/8/8/8/Q2QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/K2QK3 w - - 0 1"):
         with pytest.raises(ValueError, match="^Each side has at most one King and one Queen.$"):
