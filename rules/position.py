@@ -65,6 +65,7 @@ from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Man, MenTable, Region, Royalty, whole_board
 from .notation import normalise_san, san
 from .refusals import ambiguous, refuse_spelling, refuse_step
+from .spelling import placed
 from .parts import (
     MAN_NAMES,
     PART_KINDS,
@@ -413,10 +414,9 @@ class PartsVariant(Generic[T]):
 
     def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
         parts = text.split()
-        rest = [p if "@" in p else p.lower() for p in parts[1:]]
-        rest = [p[0].upper() + p[1:] if "@" in p else p for p in rest]
+        rest = [placed(p) if "@" in p else p.lower() for p in parts[1:]]
         first = parts[0]
-        candidates = {first.lower()} if "@" not in first else {first[0].upper() + first[1:]}
+        candidates = {first.lower()} if "@" not in first else {placed(first)}
         if "@" not in first:
             candidates |= self.step_spellings(position, turns).get(normalise_san(first), set())
         hits = {" ".join([c, *rest]) for c in candidates} & set(turns)
@@ -446,7 +446,7 @@ class PartsVariant(Generic[T]):
     def spell_first(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
         firsts = {t.split(" ")[0] for t in turns}
         if "@" in text:
-            text = text[0].upper() + text[1:]
+            text = placed(text)
             return text if text in firsts else None
         if text.lower() in firsts:
             return text.lower()

@@ -3,7 +3,7 @@ import chess
 import pytest
 
 import rules
-from rules.variants.tyrant import placements
+from rules.variants.tyrant import VARIANT, placements
 
 from .support import refusal
 
@@ -141,6 +141,25 @@ def test_text_after_a_whole_turn_is_refused_plainly():
     assert refusal(queen_takes_pawn, "a1b2 Q@h8") == "a1b2 is a whole turn: nothing follows it."
     assert (refusal(game, "d2d5 Q@d4 Q@a2")
             == "d2d5 is fine, but Q@d4 cannot follow it: twenty-nine parts can, e.g. d2d5 Q@a1.")
+
+
+def test_a_placement_typed_in_capitals_is_the_same_placement():
+    game = game_at(PLACING)
+    assert game.play("d2d5 Q@A1") == "d2d5 Q@a1"
+    game.undo()
+    assert game.play("Qxd5 q@A1") == "d2d5 Q@a1"
+
+
+def test_text_that_is_not_a_placement_is_refused_as_such():
+    assert (refusal(game_at(PLACING), "d2d5 Q@a1@b2")
+            == "d2d5 is fine, but 'Q@a1@b2' is not a placement: place the Queen on one square, like Q@a1.")
+
+
+def test_no_placement_the_rules_allow_is_said_to_be_capturable():
+    position = VARIANT.load(PLACING)
+    turns = VARIANT.turns(position)
+    allowed = [t.split()[1] for t in turns if t.startswith("d2d5 ")]
+    assert allowed and all(VARIANT.why_not_later(position, ["d2d5", part], "d2d5", turns) is None for part in allowed)
 
 
 def test_a_set_up_with_two_kings_or_two_queens_of_one_side_is_refused():
