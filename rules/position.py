@@ -63,7 +63,7 @@ from . import endings
 from .core import BLACK, LABEL_JOIN, PLAYS, WHITE, BoardView, Game, IllegalMove, Men, Outcome, Said, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Man, MenTable, Region, Royalty, whole_board
-from .notation import normalise_san, san
+from .notation import normalise_san, san, spelled
 from .refusals import ambiguous, refuse_spelling, refuse_step
 from .spelling import placed
 from .parts import (
@@ -463,7 +463,11 @@ class PartsVariant(Generic[T]):
             pseudo = self.steps(position) if SAN_SHAPE.fullmatch(text) else []
             key = normalise_san(text)
             hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
-            return refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
+            # none of the variant's men can: a move FIDE men could make gets the variant's reason (`why_not_step`)
+            fide = spelled(board, text, list(board.generate_pseudo_legal_moves())) if pseudo and not hits else set()
+            reasons = {self.why_not_step(position, chess.Move.from_uci(m)) for m in fide}
+            reason = reasons.pop() if len(reasons) == 1 else None
+            return reason or refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
         return self.why_not_step(position, move) or refuse_step(board, move, lambda m: self.own_reason(position, m),
                                                                owner=lambda square: self.owner(position, square))
 

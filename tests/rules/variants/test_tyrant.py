@@ -162,6 +162,15 @@ def test_no_placement_the_rules_allow_is_said_to_be_capturable():
     assert allowed and all(VARIANT.why_not_later(position, ["d2d5", part], "d2d5", turns) is None for part in allowed)
 
 
+def test_a_capture_by_a_man_that_never_captures_is_refused_alike_in_every_spelling():
+    game = game_at(PLACING)
+    for typed in ("c3d5", "Nxd5", "Nd5", "Ncd5", "N3d5", "Nc3xd5"):
+        assert refusal(game, typed) == "Only Kings and Queens capture in Tyrant Chess.", typed
+    promoting = game_at("7k/4P3/8/8/8/8/8/4K3 w - - 0 1")
+    for typed in ("e7e8q", "e8=Q"):
+        assert refusal(promoting, typed) == "A pawn promotes only to a Rook, Bishop or Knight.", typed
+
+
 def test_a_set_up_with_two_kings_or_two_queens_of_one_side_is_refused():
     for fen in ("3qk3/8/8/8/8/8/8/Q2QK3 w - - 0 1", "3qk3/8/8/8/8/8/8/K2QK3 w - - 0 1"):
         with pytest.raises(ValueError, match="^Each side has at most one King and one Queen.$"):
