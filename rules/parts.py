@@ -16,6 +16,7 @@ import chess
 
 from .core import BLACK, LABEL_JOIN, WHITE
 from .refusals import SAN_SHAPE as SAN_SHAPE   # variants import it here
+from .refusals import counted
 
 HAND_ORDER = "QRBNP"
 MAN_NAMES = {"k": "King", "q": "Queen", "r": "Rook", "b": "Bishop", "n": "Knight", "p": "pawn"}   # in words of turns
@@ -288,8 +289,11 @@ def explain_by_prefix(parts: list[str], turns: Mapping[str, Turn]) -> str:
         if not any(t == head or t.startswith(head + " ") for t in turns):
             if i == 0:
                 return f"{parts[0]} is not a legal first part of a turn here."
+            nexts = following(parts[:i], turns)
+            if not nexts:
+                return f"{' '.join(parts[:i])} is a whole turn: nothing follows it."
             return (f"{' '.join(parts[:i])} is fine, but {parts[i]} cannot follow it: "
-                    f"{len(following(parts[:i], turns))} part(s) can, e.g. {example(parts[:i], turns)}.")
+                    f"{counted(len(nexts), 'part')} can, e.g. {example(parts[:i], turns)}.")
     nexts = following(parts, turns)
     if nexts:
         return (f"{' '.join(parts)} is not a whole turn: it needs one more part, "

@@ -63,8 +63,9 @@ from . import endings
 from .core import BLACK, LABEL_JOIN, PLAYS, WHITE, BoardView, Game, IllegalMove, Men, Outcome, Said, VariantInfo
 from .endings import CHECKMATE, STALEMATE, NoMove
 from .men import KING, Man, MenTable, Region, Royalty, whole_board
-from .notation import normalise_san, san
+from .notation import normalise_san, san, spelled
 from .refusals import ambiguous, refuse_spelling, refuse_step
+from .spelling import placed
 from .parts import (
     MAN_NAMES,
     PART_KINDS,
@@ -413,10 +414,9 @@ class PartsVariant(Generic[T]):
 
     def spell(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
         parts = text.split()
-        rest = [p if "@" in p else p.lower() for p in parts[1:]]
-        rest = [p[0].upper() + p[1:] if "@" in p else p for p in rest]
+        rest = [placed(p) if "@" in p else p.lower() for p in parts[1:]]
         first = parts[0]
-        candidates = {first.lower()} if "@" not in first else {first[0].upper() + first[1:]}
+        candidates = {first.lower()} if "@" not in first else {placed(first)}
         if "@" not in first:
             candidates |= self.step_spellings(position, turns).get(normalise_san(first), set())
         hits = {" ".join([c, *rest]) for c in candidates} & set(turns)
@@ -446,7 +446,7 @@ class PartsVariant(Generic[T]):
     def spell_first(self, position: Position, text: str, turns: Mapping[str, T]) -> str | None:
         firsts = {t.split(" ")[0] for t in turns}
         if "@" in text:
-            text = text[0].upper() + text[1:]
+            text = placed(text)
             return text if text in firsts else None
         if text.lower() in firsts:
             return text.lower()
@@ -463,7 +463,11 @@ class PartsVariant(Generic[T]):
             pseudo = self.steps(position) if SAN_SHAPE.fullmatch(text) else []
             key = normalise_san(text)
             hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
-            return refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
+            # none of the variant's men can: a move FIDE men could make gets the variant's reason (`why_not_step`)
+            fide = spelled(board, text, list(board.generate_pseudo_legal_moves())) if pseudo and not hits else set()
+            reasons = {self.why_not_step(position, chess.Move.from_uci(m)) for m in fide}
+            reason = reasons.pop() if len(reasons) == 1 else None
+            return reason or refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
         return self.why_not_step(position, move) or refuse_step(board, move, lambda m: self.own_reason(position, m),
                                                                owner=lambda square: self.owner(position, square))
 

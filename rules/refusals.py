@@ -11,6 +11,7 @@ several parts) and says only its own reasons; the walk and the words every varia
                                                  for the one refused move `text` spells, else "Nf3
                                                  is not a legal move here.", else "I can't read ..."
     whose(board, square, ...), cannot_reach(move), ambiguous(text, example)   the sentences alone
+    counted(3, "part")                           "three parts": a count in words, and its noun
 """
 from __future__ import annotations
 
@@ -61,6 +62,22 @@ def refuse_spelling(text: str, named: Sequence[M], why: Callable[[M], str], help
     if shape.fullmatch(text):
         return f"{text} is not a legal move here."
     return f"I can't read {text!r} as a move. {help}"
+
+
+_UNITS = ("no one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+          "seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def counted(count: int, noun: str) -> str:
+    """"no parts", "one part", "twenty-three parts": a count in words (digits from 100) and its noun."""
+    if count >= 100:
+        words = str(count)
+    elif count >= 20:
+        words = _TENS[count // 10 - 2] + (f"-{_UNITS[count % 10]}" if count % 10 else "")
+    else:
+        words = _UNITS[count]
+    return f"{words} {noun}{'' if count == 1 else 's'}"
 
 
 def ambiguous(text: str, example: str, man: str = "man") -> str:

@@ -4,7 +4,8 @@
 A space still separates the parts of a turn, so "e2 e4" stays two parts; a comma does too, as labels
 join parts ("Nxg7, a2/b2" and "Nxg7,a2/b2" -> "Nxg7 a2/b2"). `capitalised("nf3")`
 gives the reading with the piece letter in upper case ("Nf3"), or None where there is none;
-`lowered("E4")` the reading with a capital file letter in lower case ("e4").
+`lowered("E4")` the reading with a capital file letter in lower case ("e4"); `placed("q@A1")` a drop or
+placement as the rules write it ("Q@a1").
 """
 from __future__ import annotations
 
@@ -57,3 +58,9 @@ def capitalised(text: str, bishops: bool = True) -> str | None:
     changed = [p[0].upper() + p[1:] if p[:1] in letters and len(p) > 2 and not _FROM_TO.match(p) else p
                for p in parts]
     return " ".join(changed) if changed != parts else None
+
+
+def placed(part: str) -> str:
+    """A drop or placement typed in any case, as the rules write it: the man's letter in upper case,
+    the square in lower ("q@A1" -> "Q@a1"), as a from-to part is read in any case ("E2E4")."""
+    return part[:1].upper() + part[1:].lower()

@@ -42,11 +42,17 @@ class Tyrant(PartsVariant[FairyTurn]):
         placed = parts[1].split("@")
         if len(placed) < 2 or placed[0].upper() != letter:
             return f"{head} you captured the {man}, so place it: {letter}@<square>."
+        if len(placed) > 2:   # "Q@a1@b2": one man goes on one square
+            example = min(t.split(" ")[1] for t in turns if t.startswith(first + " "))
+            return f"{parts[0]} is fine, but {parts[1]!r} is not a placement: place the {man} on one square, like {example}."
         square = placed[1].lower()
         if square not in chess.SQUARE_NAMES:
             return f"{head} {square!r} is not a square."
-        if position_after(position.board, move).piece_at(chess.parse_square(square)) is not None:
+        board, target = position_after(position.board, move), chess.parse_square(square)
+        if board.piece_at(target) is not None:
             return f"{head} {square} is not empty."
+        if target in placements(board, not board.turn):
+            return None   # a placement the rules allow: the shared wording says what is wrong
         return f"{head} your King or Queen could capture it there at once."
 
     def drop_colour(self, position: Position, board: chess.Board, part: Drop) -> bool:

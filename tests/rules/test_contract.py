@@ -99,6 +99,15 @@ def test_illegal_move_raises_and_changes_nothing(slug, bad):
 
 
 @pytest.mark.parametrize("slug", SLUGS)
+def test_text_after_a_whole_one_part_turn_gets_a_plain_refusal(slug):
+    game = rules.new_game(slug, seed=0)
+    move = next(m for m in game.legal_moves() if " " not in m)
+    with pytest.raises(rules.IllegalMove) as err:
+        game.play(f"{move} {move}")
+    assert "part(s)" not in str(err.value) and "e.g. ." not in str(err.value), str(err.value)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
 def test_same_seed_same_setup(slug):
     assert rules.new_game(slug, seed=42).fen() == rules.new_game(slug, seed=42).fen()
 

@@ -4,6 +4,7 @@ import pytest
 
 import rules
 from rules.core import Ending, Outcome, kind_from_reason
+from rules.refusals import counted
 from rules.position import (
     Drop,
     Position,
@@ -107,6 +108,11 @@ def test_turn_text_joins_parts_with_one_space_in_the_order_played():
     assert turn_text(turn) == "b8c6 f8/g7"
     assert turn_text((Step(chess.Move.from_uci("d1d8")), Drop("Q", chess.A1))) == "d1d8 Q@a1"
     assert Swap(chess.A1, chess.A4, chess.KNIGHT).text == "a1/a4n"
+
+
+def test_a_count_in_a_refusal_is_in_words_with_its_plural():
+    assert [counted(n, "part") for n in (0, 1, 2, 23, 40, 100)] == [
+        "no parts", "one part", "two parts", "twenty-three parts", "forty parts", "100 parts"]
 
 
 def test_hands_read_and_write_in_crazyhouse_form():

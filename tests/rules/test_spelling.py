@@ -32,6 +32,10 @@ def test_a_lower_case_piece_letter_is_read_as_the_piece_and_from_to_parts_are_le
     assert spelling.capitalised("b1c2") is None and spelling.capitalised("e4") is None
 
 
+def test_a_placement_is_read_with_its_letter_in_upper_case_and_its_square_in_lower():
+    assert [spelling.placed(typed) for typed in ("q@A1", "Q@a1", "n@H8")] == ["Q@a1", "Q@a1", "N@h8"]
+
+
 @pytest.mark.parametrize("slug", ["standard", "zoo", "contravention", "donnybrook", "balanced-swap"])
 @pytest.mark.parametrize("typed, canonical", [
     ("nf3", "g1f3"), ("1. e4", "e2e4"), ("1.e4", "e2e4"), ("e2-e4", "e2e4"), ("  Nf3+  ", "g1f3"),

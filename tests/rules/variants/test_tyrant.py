@@ -3,7 +3,7 @@ import chess
 import pytest
 
 import rules
-from rules.variants.tyrant import placements
+from rules.variants.tyrant import VARIANT, placements
 
 from .support import refusal
 
@@ -126,6 +126,49 @@ def test_a_wrong_placement_says_why():
     assert refusal(game, "d1d8 Q@e1").endswith("e1 is not empty.")
     assert "so place it: Q@<square>" in refusal(game, "d1d8 K@a1")
     assert refusal(game, "Qxd8 Q@z9") == "Qxd8 is fine, but Q@z9 is not a placement you can make: 'z9' is not a square."
+
+
+PLACING = "r3k3/1p6/8/3q4/8/2N5/1P1Q4/4K2R w - - 0 1"   # Qxd5 takes Black's Queen, to be placed back
+
+
+def test_text_after_a_whole_turn_is_refused_plainly():
+    assert refusal(rules.new_game(SLUG, seed=0), "e2e3 Q@a1") == "e2e3 is a whole turn: nothing follows it."
+    game = game_at(PLACING)
+    assert refusal(game, "Ke2 Q@a1") == "e1e2 is a whole turn: nothing follows it."
+    assert refusal(game, "b2b3 x") == "b2b3 is a whole turn: nothing follows it."
+    assert refusal(game, "Qxd5 Q@a1 Q@a2") == "d2d5 Q@a1 is a whole turn: nothing follows it."
+    queen_takes_pawn = game_at("4k3/8/8/8/8/8/1p6/Q3K3 w - - 0 1")
+    assert refusal(queen_takes_pawn, "a1b2 Q@h8") == "a1b2 is a whole turn: nothing follows it."
+    assert (refusal(game, "d2d5 Q@d4 Q@a2")
+            == "d2d5 is fine, but Q@d4 cannot follow it: twenty-nine parts can, e.g. d2d5 Q@a1.")
+
+
+def test_a_placement_typed_in_capitals_is_the_same_placement():
+    game = game_at(PLACING)
+    assert game.play("d2d5 Q@A1") == "d2d5 Q@a1"
+    game.undo()
+    assert game.play("Qxd5 q@A1") == "d2d5 Q@a1"
+
+
+def test_text_that_is_not_a_placement_is_refused_as_such():
+    assert (refusal(game_at(PLACING), "d2d5 Q@a1@b2")
+            == "d2d5 is fine, but 'Q@a1@b2' is not a placement: place the Queen on one square, like Q@a1.")
+
+
+def test_no_placement_the_rules_allow_is_said_to_be_capturable():
+    position = VARIANT.load(PLACING)
+    turns = VARIANT.turns(position)
+    allowed = [t.split()[1] for t in turns if t.startswith("d2d5 ")]
+    assert allowed and all(VARIANT.why_not_later(position, ["d2d5", part], "d2d5", turns) is None for part in allowed)
+
+
+def test_a_capture_by_a_man_that_never_captures_is_refused_alike_in_every_spelling():
+    game = game_at(PLACING)
+    for typed in ("c3d5", "Nxd5", "Nd5", "Ncd5", "N3d5", "Nc3xd5"):
+        assert refusal(game, typed) == "Only Kings and Queens capture in Tyrant Chess.", typed
+    promoting = game_at("7k/4P3/8/8/8/8/8/4K3 w - - 0 1")
+    for typed in ("e7e8q", "e8=Q"):
+        assert refusal(promoting, typed) == "A pawn promotes only to a Rook, Bishop or Knight.", typed
 
 
 def test_a_set_up_with_two_kings_or_two_queens_of_one_side_is_refused():
