@@ -20,6 +20,7 @@ class Tyrant(PartsVariant[FairyTurn]):
            "n": Man("knight", "mN"), "p": Man("pawn", "fmWifmnD")}
     royalty = NO_ROYALTY
     promotions = "rbn"
+    promotion_refusal = "A pawn promotes only to a Rook, Bishop or Knight."
     clear_en_passant = True
     back_rank_pawns = False
     drop_words = "places the {man} on {square}"
@@ -63,8 +64,6 @@ class Tyrant(PartsVariant[FairyTurn]):
         never_capture = board.occupied_co[board.turn] & ~(board.kings | board.queens)
         if never_capture & chess.BB_SQUARES[move.from_square] and board.color_at(move.to_square) == (not board.turn):
             return self.why_refused(position, move)
-        if board.pawns & chess.BB_SQUARES[move.from_square] and move.promotion == chess.QUEEN:
-            return "A pawn promotes only to a Rook, Bishop or Knight."
         return None
 
     def judge_goal(self, seen: Judged) -> Outcome | None:
