@@ -463,9 +463,10 @@ class PartsVariant(Generic[T]):
             pseudo = self.steps(position) if SAN_SHAPE.fullmatch(text) else []
             key = normalise_san(text)
             hits = [m for m in pseudo if normalise_san(san(board, m, pseudo)) == key]
-            # none of the variant's men can: a move FIDE men could make gets the variant's reason (`why_not_step`)
+            # none of the variant's men can: a move FIDE men could make gets the variant's reason
+            # (`why_not_step`, else the data's: `data_reason`)
             fide = spelled(board, text, list(board.generate_pseudo_legal_moves())) if pseudo and not hits else set()
-            reasons = {self.why_not_step(position, chess.Move.from_uci(m)) for m in fide}
+            reasons = {self.why_not_step(position, m) or self.data_reason(position, m) for m in map(chess.Move.from_uci, fide)}
             reason = reasons.pop() if len(reasons) == 1 else None
             return reason or refuse_spelling(text, hits, lambda m: self.why_refused(position, m))
         return self.why_not_step(position, move) or refuse_step(board, move, lambda m: self.own_reason(position, m),
@@ -477,8 +478,17 @@ class PartsVariant(Generic[T]):
         return None
 
     def own_reason(self, position: Position, move: chess.Move) -> str | None:
-        """The reason for refusing a step of the mover's own man: the data's (promotions, castling),
+        """The reason for refusing a step of the mover's own man: the data's (`data_reason`),
         or `why_refused` for a candidate; None when the man cannot go there at all."""
+        reason = self.data_reason(position, move)
+        if reason is None and (move in self.steps(position)
+                               or chess.Move(move.from_square, move.to_square) in self.steps(position)):
+            return self.why_refused(position, move)
+        return reason
+
+    def data_reason(self, position: Position, move: chess.Move) -> str | None:
+        """The data's reason for refusing a step of the mover's own man, however it was typed
+        (`promotion_refusal`, `says_no_castling`), or None."""
         piece = position.board.piece_at(move.from_square)
         assert piece is not None
         if (self.promotion_refusal and piece.piece_type == chess.PAWN and move.promotion
@@ -488,8 +498,6 @@ class PartsVariant(Generic[T]):
                 and abs(move.to_square - move.from_square) == 2
                 and chess.square_rank(move.from_square) == chess.square_rank(move.to_square)):
             return f"There is no castling in {self.name}."
-        if move in self.steps(position) or chess.Move(move.from_square, move.to_square) in self.steps(position):
-            return self.why_refused(position, move)
         return None
 
     def why_refused(self, position: Position, move: chess.Move) -> str:

@@ -10,13 +10,16 @@ several parts) and says only its own reasons; the walk and the words every varia
     refuse_spelling(text, named, why, help)      a part typed otherwise (SAN): the variant's reason
                                                  for the one refused move `text` spells, else "Nf3
                                                  is not a legal move here.", else "I can't read ..."
+    refuse_placement(parts, man, board, allowed, why)   a placement typed after a legal capture: its
+                                                 shape, one square, a square name, an empty square,
+                                                 else the variant's sentence `why`
     whose(board, square, ...), cannot_reach(move), ambiguous(text, example)   the sentences alone
     counted(3, "part")                           "three parts": a count in words, and its noun
 """
 from __future__ import annotations
 
 import re
-from typing import Callable, Sequence, TypeVar
+from typing import Callable, Collection, Sequence, TypeVar
 
 import chess
 
@@ -62,6 +65,29 @@ def refuse_spelling(text: str, named: Sequence[M], why: Callable[[M], str], help
     if shape.fullmatch(text):
         return f"{text} is not a legal move here."
     return f"I can't read {text!r} as a move. {help}"
+
+
+def refuse_placement(parts: Sequence[str], man: chess.PieceType, board: chess.Board, allowed: Collection[str],
+                     why: str) -> str | None:
+    """The refusal of the placement `parts[1]` of the captured `man`, typed after the legal capture
+    `parts[0]` (`board`: the position after it; `allowed`: the placements the rules allow, "Q@a1"):
+    a placement of that man, on one square, a square's name, an empty square, else `why` (the
+    variant's reason, said after "...is not a placement you can make:"). None for an allowed one."""
+    letter, name = chess.piece_symbol(man).upper(), chess.piece_name(man).capitalize()
+    head = f"{parts[0]} is fine, but {parts[1]} is not a placement you can make:"
+    placed = parts[1].split("@")
+    if len(placed) < 2 or placed[0].upper() != letter:
+        return f"{head} you captured the {name}, so place it: {letter}@<square>."
+    if len(placed) > 2:   # "Q@a1@b2": one man goes on one square
+        return f"{parts[0]} is fine, but {parts[1]!r} is not a placement: place the {name} on one square, like {min(allowed)}."
+    square = placed[1].lower()
+    if square not in chess.SQUARE_NAMES:
+        return f"{head} {square!r} is not a square."
+    if board.piece_at(chess.parse_square(square)) is not None:
+        return f"{head} {square} is not empty."
+    if f"{letter}@{square}" in allowed:
+        return None   # a placement the rules allow: the shared wording says what is wrong
+    return f"{head} {why}"
 
 
 _UNITS = ("no one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "

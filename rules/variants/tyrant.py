@@ -9,6 +9,7 @@ from ..core import Outcome
 from ..lookahead import after as position_after
 from ..men import NO_ROYALTY, Man, man_at
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, Turn, colour_of
+from ..refusals import refuse_placement
 
 
 class Tyrant(PartsVariant[FairyTurn]):
@@ -20,6 +21,7 @@ class Tyrant(PartsVariant[FairyTurn]):
            "n": Man("knight", "mN"), "p": Man("pawn", "fmWifmnD")}
     royalty = NO_ROYALTY
     promotions = "rbn"
+    promotion_refusal = "A pawn promotes only to a Rook, Bishop or Knight."
     clear_en_passant = True
     back_rank_pawns = False
     drop_words = "places the {man} on {square}"
@@ -33,27 +35,13 @@ class Tyrant(PartsVariant[FairyTurn]):
         return [(Drop(chess.piece_symbol(captured).upper(), sq),) for sq in placements(after, not after.turn)]
 
     def why_not_later(self, position: Position, parts: list[str], first: str, turns: Mapping[str, Turn]) -> str | None:
-        if len(parts) != 2 or not any(t.startswith(first + " ") for t in turns):
+        allowed = [t.split(" ")[1] for t in turns if t.startswith(first + " ")]
+        if len(parts) != 2 or not allowed:
             return None   # not a capture and a placement
         move = chess.Move.from_uci(first)
-        captured = man_at(position.board, move.to_square)
-        letter, man = captured.symbol().upper(), chess.piece_name(captured.piece_type).capitalize()
-        head = f"{parts[0]} is fine, but {parts[1]} is not a placement you can make:"
-        placed = parts[1].split("@")
-        if len(placed) < 2 or placed[0].upper() != letter:
-            return f"{head} you captured the {man}, so place it: {letter}@<square>."
-        if len(placed) > 2:   # "Q@a1@b2": one man goes on one square
-            example = min(t.split(" ")[1] for t in turns if t.startswith(first + " "))
-            return f"{parts[0]} is fine, but {parts[1]!r} is not a placement: place the {man} on one square, like {example}."
-        square = placed[1].lower()
-        if square not in chess.SQUARE_NAMES:
-            return f"{head} {square!r} is not a square."
-        board, target = position_after(position.board, move), chess.parse_square(square)
-        if board.piece_at(target) is not None:
-            return f"{head} {square} is not empty."
-        if target in placements(board, not board.turn):
-            return None   # a placement the rules allow: the shared wording says what is wrong
-        return f"{head} your King or Queen could capture it there at once."
+        return refuse_placement(parts, man_at(position.board, move.to_square).piece_type,
+                                position_after(position.board, move), allowed,
+                                "your King or Queen could capture it there at once.")
 
     def drop_colour(self, position: Position, board: chess.Board, part: Drop) -> bool:
         return board.turn   # the placed monarch stays the opponent's (now to move)
@@ -63,8 +51,6 @@ class Tyrant(PartsVariant[FairyTurn]):
         never_capture = board.occupied_co[board.turn] & ~(board.kings | board.queens)
         if never_capture & chess.BB_SQUARES[move.from_square] and board.color_at(move.to_square) == (not board.turn):
             return self.why_refused(position, move)
-        if board.pawns & chess.BB_SQUARES[move.from_square] and move.promotion == chess.QUEEN:
-            return "A pawn promotes only to a Rook, Bishop or Knight."
         return None
 
     def judge_goal(self, seen: Judged) -> Outcome | None:

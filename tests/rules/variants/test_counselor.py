@@ -258,7 +258,8 @@ def test_there_is_no_castling():
 def test_pawns_promote_only_to_rook_bishop_or_knight():
     game = game_at("7k/P7/8/8/8/8/8/K7 w - - 0 1")
     assert {m for m in game.legal_moves() if m.startswith("a7")} == {"a7a8r", "a7a8b", "a7a8n"}
-    assert refusal(game, "a7a8q") == "A pawn promotes only to a Rook, Bishop or Knight."
+    for typed in ("a7a8q", "a8=Q"):
+        assert refusal(game, typed) == "A pawn promotes only to a Rook, Bishop or Knight.", typed
 
 
 def test_en_passant_as_in_chess():

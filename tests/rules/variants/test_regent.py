@@ -212,7 +212,8 @@ def test_a_king_may_be_captured_and_the_game_goes_on():
 def test_pawns_promote_to_rook_knight_bishop_or_king():
     game = game_at("7k/P7/8/8/8/8/8/7Q w - - 0 1")
     assert {m for m in game.legal_moves() if m.startswith("a7")} == {"a7a8r", "a7a8n", "a7a8b", "a7a8k"}
-    assert refusal(game, "a7a8q") == "A pawn promotes to a Rook, Knight, Bishop or King, never to a Queen."
+    for typed in ("a7a8q", "a8=Q"):
+        assert refusal(game, typed) == "A pawn promotes to a Rook, Knight, Bishop or King, never to a Queen.", typed
     game.play("a7a8k")
     assert game.fen().startswith("K6k/")
     assert game.last_move_label() == "a8=K"

@@ -166,9 +166,11 @@ def test_a_capture_by_a_man_that_never_captures_is_refused_alike_in_every_spelli
     game = game_at(PLACING)
     for typed in ("c3d5", "Nxd5", "Nd5", "Ncd5", "N3d5", "Nc3xd5"):
         assert refusal(game, typed) == "Only Kings and Queens capture in Tyrant Chess.", typed
-    promoting = game_at("7k/4P3/8/8/8/8/8/4K3 w - - 0 1")
+    promoting = game_at("3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1")
     for typed in ("e7e8q", "e8=Q"):
         assert refusal(promoting, typed) == "A pawn promotes only to a Rook, Bishop or Knight.", typed
+    for typed in ("e7d8q", "exd8=Q"):   # a pawn's capture is refused for the capture first
+        assert refusal(promoting, typed) == "Only Kings and Queens capture in Tyrant Chess.", typed
 
 
 def test_a_set_up_with_two_kings_or_two_queens_of_one_side_is_refused():
