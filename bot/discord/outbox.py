@@ -125,7 +125,7 @@ class Outbox(Timer):
         whose row fails for now waits (its later rows too, to keep their order), the others go on.
         True when none of them is left."""
         seen, rows = self._merges, await self.service.store.deliveries(PENDING)
-        current = rows   # as kept now (read again when keep_post replaced rows)
+        current = {_key(row): row for row in rows}   # as kept now (read again when keep_post replaced rows)
         self._retry = {key: self._retry[key] for key in map(_key, rows) if key in self._retry}
         self._lost &= set(map(_key, rows))
         waiting: set[str] = set()   # channels with a row to try later
@@ -138,10 +138,11 @@ class Outbox(Timer):
                 waiting.add(delivery.channel_id)
                 continue
             async with self._lock:
-                if self._merges != seen:   # keep_post replaced rows since they were read: is this one still kept?
-                    seen, current = self._merges, await self.service.store.deliveries(PENDING)
-                    if delivery not in current:
-                        continue
+                if self._merges != seen:   # keep_post replaced rows since they were read
+                    seen, rows_now = self._merges, await self.service.store.deliveries(PENDING)
+                    current = {_key(row): row for row in rows_now}
+                if current.get(_key(delivery)) != delivery:   # merged away, also before an earlier row was tried
+                    continue
                 if old:
                     log.warning("could not %s in channel %s since %s: too old to matter, dropped", delivery.kind,
                                 delivery.channel_id, delivery.created_at)
