@@ -139,8 +139,9 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
         extras: Callable[[], dict[str, Any]] = (lambda: message_kwargs(reply)) if index == len(texts) - 1 else dict
         if not to_channel:
             to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
-        if to_channel and not await _to_channel(interaction, reply, index, text, extras):
-            await _outbox(interaction).keep_post(interaction, reply, "\n".join(texts[index:]), _nonce(interaction, index))
+        if to_channel and (failed := await _to_channel(interaction, reply, index, text, extras)) is not None:
+            await _outbox(interaction).keep_post(interaction, reply, "\n".join(texts[index:]),
+                                                 _nonce(interaction, index), _lost(failed))
             break
     else:
         await show_newest(interaction.client, reply, answered_in(interaction))
@@ -156,6 +157,11 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
 
 def _outbox(interaction: discord.Interaction) -> Outbox:
     return interaction.client.outbox  # type: ignore[attr-defined]   # KibitzBot.outbox
+
+
+def _lost(error: BaseException) -> bool:
+    """Whether a post that failed with `error` got no answer from Discord, so may have been made."""
+    return not isinstance(error, discord.HTTPException)
 
 
 def _nonce(interaction: discord.Interaction, index: int) -> str:
@@ -194,16 +200,16 @@ async def _answer_shown(interaction: discord.Interaction) -> bool:
 
 
 async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int, text: str,
-                      extras: Callable[[], dict[str, Any]]) -> bool:
-    """Post one message of the Reply in the interaction's channel, as a plain bot message. True
-    when posted (or when it can never be: a private answer, no channel), False to keep it for later."""
+                      extras: Callable[[], dict[str, Any]]) -> BaseException | None:
+    """Post one message of the Reply in the interaction's channel, as a plain bot message. None when
+    posted (or when it can never be: a private answer, no channel), else the error it is kept for later after."""
     if reply.ephemeral:   # a private answer must not turn public; none of the committed ones is private
         log.error("could not deliver the private answer to interaction %s", interaction.id)
-        return True
+        return None
     channel = interaction.channel
     if not isinstance(channel, discord.abc.Messageable):
         log.error("could not deliver the answer to interaction %s: no channel to post in", interaction.id)
-        return True
+        return None
     try:
         posted = await with_retries(lambda: channel.send(text or None, nonce=_nonce(interaction, index), **extras()),
                                     f"posting the answer to interaction {interaction.id}")
@@ -211,12 +217,12 @@ async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int
         if retry_delay(error, 0, float("inf")) is None:
             log.error("could not deliver the answer to interaction %s in channel %s: %s",
                       interaction.id, channel.id, describe(error), exc_info=error)
-            return True   # refused for good (403, 404): the outbox would fare no better
+            return None   # refused for good (403, 404): the outbox would fare no better
         log.warning("could not post the answer to interaction %s (%s); keeping it for later", interaction.id,
                     describe(error))
-        return False
+        return error
     note_message(interaction, posted.id)   # the answer's message, for whoever reads answered_in
-    return True
+    return None
 
 
 async def answer(interaction: discord.Interaction, work: Awaitable[Reply], *, changes: bool = False) -> Reply:
@@ -266,7 +272,7 @@ async def post_kept(client: discord.Client, guild_id: str | None, channel: disco
                 log.error("could not post %s: %s", what, describe(error), exc_info=error)
             else:
                 await client.outbox.keep_reply(guild_id, str(getattr(channel, "id", "")),  # type: ignore[attr-defined]
-                                               reply, "\n".join(texts[index:]), f"{nonce}{index}", what)
+                                               reply, "\n".join(texts[index:]), f"{nonce}{index}", what, _lost(error))
             return None
     await show_newest(client, reply, message.id if message is not None else None)
     return message

@@ -23,7 +23,9 @@ and menus off the one before.
 
 One board per game: of the boards kept for a game, the one of the highest ply (not the one kept
 last: answers can fail out of order) is kept, with the others' headlines ("alice plays e4.")
-above its own text in the order played, so every move is still told. A
+above its own text in the order played, so every move is still told. A board Discord may have
+posted already (a try that got no answer, or a post made in part) is merged neither way: it is
+tried again under its own nonce, as under another its headlines would be told twice. A
 board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
 e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
 buttons, no ping, as the newer board shows the game as it stands and an old position under it
@@ -72,26 +74,28 @@ class Outbox(Timer):
         self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
         self._retry: dict[tuple, tuple[int, float]] = {}   # _key(row): (failures, time.monotonic() of its next try)
         self._merges = 0   # rows keep_post replaced: a row read before may be gone, or its id taken by a new one
+        self._lost: set[tuple] = set()   # _key of rows tried here that Discord may have posted, in whole or part
 
-    async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str) -> None:
+    async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str,
+                        lost: bool = False) -> None:
         """Keep a committed change's answer (`text`: what is left of it to post) for later."""
         await self.keep_reply(guild_key(interaction), str(interaction.channel_id), reply, text, nonce,
-                              f"the answer to interaction {interaction.id}")
+                              f"the answer to interaction {interaction.id}", lost)
 
     async def keep_reply(self, guild_id: str | None, channel_id: str, reply: Reply, text: str, nonce: str,
-                         what: str) -> None:
+                         what: str, lost: bool = False) -> None:
         """Keep a committed change's post in `channel_id` (`text`: what is left of it to post) for later;
-        `what` names it in the log."""
+        `what` names it in the log; `lost`: its last try had no answer, so Discord may have posted it."""
         data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
         data.update(text=text.removeprefix("".join(f"<@{pid}> " for pid in reply.pings)),
-                    board=reply.image is not None and reply.game_id is not None)
+                    board=reply.image is not None and reply.game_id is not None, **({"lost": True} if lost else {}))
         store = self.service.store
         kept = Delivery("post", guild_id, channel_id, nonce, reply.game_id, data, self.service.clock())
         try:
             async with self._lock:
-                if data["board"]:   # one board per game: the highest ply's is kept, the others' headlines above it
-                    rows = [older for older in await store.deliveries(PENDING) if older.kind == "post"
-                            and older.game_id == reply.game_id and older.reply.get("board")]
+                if data["board"] and not lost:   # one board per game: the highest ply's, the others' headlines above
+                    rows = [older for older in await store.deliveries(PENDING) if older.kind == "post" and older.game_id
+                            == reply.game_id and older.reply.get("board") and not self._maybe_posted(older)]
                     board = max([kept, *reversed(rows)], key=lambda row: row.reply.get("ply") or 0)   # a tie: the newer
                     told = sorted((told for row in [*rows, kept] for told in _headlines(row, row is not board)),
                                   key=lambda told: told[0])
@@ -121,8 +125,9 @@ class Outbox(Timer):
         whose row fails for now waits (its later rows too, to keep their order), the others go on.
         True when none of them is left."""
         seen, rows = self._merges, await self.service.store.deliveries(PENDING)
-        current = rows   # as kept now (read again when keep_post replaced rows)
+        current = {_key(row): row for row in rows}   # as kept now (read again when keep_post replaced rows)
         self._retry = {key: self._retry[key] for key in map(_key, rows) if key in self._retry}
+        self._lost &= set(map(_key, rows))
         waiting: set[str] = set()   # channels with a row to try later
         for delivery in rows:
             if not self.owns(delivery.guild_id):
@@ -133,10 +138,11 @@ class Outbox(Timer):
                 waiting.add(delivery.channel_id)
                 continue
             async with self._lock:
-                if self._merges != seen:   # keep_post replaced rows since they were read: is this one still kept?
-                    seen, current = self._merges, await self.service.store.deliveries(PENDING)
-                    if delivery not in current:
-                        continue
+                if self._merges != seen:   # keep_post replaced rows since they were read
+                    seen, rows_now = self._merges, await self.service.store.deliveries(PENDING)
+                    current = {_key(row): row for row in rows_now}
+                if current.get(_key(delivery)) != delivery:   # merged away, also before an earlier row was tried
+                    continue
                 if old:
                     log.warning("could not %s in channel %s since %s: too old to matter, dropped", delivery.kind,
                                 delivery.channel_id, delivery.created_at)
@@ -147,6 +153,8 @@ class Outbox(Timer):
                     except Exception as error:  # noqa: BLE001 - sorted: later, or never
                         if not _refused(error):
                             _log_failure(error, delivery)
+                            if not isinstance(error, discord.HTTPException):   # no answer: it may be posted
+                                self._lost.add(_key(delivery))
                             self._retry[_key(delivery)] = (failures + 1, time.monotonic()
                                                            + min(POLL * 2 ** failures, BACKOFF))
                             waiting.add(delivery.channel_id)
@@ -155,7 +163,13 @@ class Outbox(Timer):
                                   describe(error))
                 await self.service.store.drop_delivery(delivery.id or 0)
             self._retry.pop(_key(delivery), None)
+            self._lost.discard(_key(delivery))
         return not waiting
+
+    def _maybe_posted(self, row: Delivery) -> bool:
+        """Whether Discord may have made the row's post already: merged into another board, under
+        that one's nonce, its headlines would be told twice."""
+        return bool(row.reply.get("lost")) or _key(row) in self._lost
 
     def _too_old(self, delivery: Delivery) -> bool:
         try:
@@ -190,6 +204,7 @@ class Outbox(Timer):
             extra: dict[str, Any] = extras if index == len(pieces) - 1 else {}
             posted = await channel.send(piece or None, nonce=delivery.ref if index == 0 else f"{delivery.ref}+{index}",
                                         **extra)
+            self._lost.add(_key(delivery))   # posted in part: a failure from here on leaves it in doubt
         if reply.challenge is not None and reply.game_id is not None:   # the message to edit when it is settled
             await self.service.note_challenge_message(reply.game_id, str(posted.id))
         if board is not None and reply.image is not None:   # the newest board: the one before loses its controls

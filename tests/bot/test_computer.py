@@ -601,15 +601,26 @@ async def test_a_hopeless_computer_that_may_claim_a_draw_claims_it_instead_of_re
 
 
 BOT_KILLED = """
-import asyncio, sys
+import asyncio, sys, time
 from pathlib import Path
 from bot.opponent.workers import Job, Workers
+def children(pid):
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            found += (task / "children").read_text().split()
+        except OSError:   # a thread that ended meanwhile
+            pass
+    return found
 async def main():
     workers = Workers(1)
-    await workers.choose(Job("standard", None, None, (), 1, None, 200, sys.argv[1] or None))
-    worker = workers.pids()[0]
-    children = [c for task in Path(f"/proc/{worker}/task").iterdir() for c in (task / "children").read_text().split()]
-    print(worker, *children, flush=True)
+    deadline = time.monotonic() + 300
+    while True:   # loaded, Stockfish may miss its 10 s to start (the built-in engine plays): try again
+        await workers.choose(Job("standard", None, None, (), 1, None, 200, sys.argv[1] or None))
+        worker = workers.pids()[0]
+        if children(worker) or not sys.argv[1] or time.monotonic() > deadline:
+            break
+    print(worker, *children(worker), flush=True)
     await asyncio.sleep(3600)
 asyncio.run(main())
 """

@@ -27,21 +27,22 @@ from .move_stream_driver import BLACK_PLAYER, CHANNELS, WHITE_PLAYER, no_png
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUNDS = 6
-START_UP_LIMIT = 10.0    # seconds to wait for a driver's first line before killing it anyway
+START_UP_LIMIT = 120.0   # seconds to wait for a driver's calls before killing it anyway (a hung driver)
+CALLS = (5, 40)          # a driver not killed during start-up is killed after a random number of calls in this range
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 
 
 def run_until_killed(path: Path, seed: int, rng: random.Random, early: bool) -> list[str]:
-    """Start a driver and SIGKILL it at a random moment: during start-up when `early`, else a
-    random time after its first line. Returns the complete lines it printed."""
+    """Start a driver and SIGKILL it at a random moment: during start-up when `early`, else once it
+    has reported a random number of calls (CALLS; however busy the machine, so each round proves
+    something), in the middle of a later one. Returns the complete lines it printed."""
     errors_file = path.with_name(f"driver-{seed}.err")
     with errors_file.open("w") as stderr:     # a file, not a pipe: a chatty driver never blocks on it
         proc = subprocess.Popen([sys.executable, "-m", "tests.bot.move_stream_driver", str(path), str(seed)],
                                 cwd=ROOT, stdout=subprocess.PIPE, stderr=stderr, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
     lines: list[str] = []
-    first_line = threading.Event()
 
     assert proc.stdout is not None
     output = proc.stdout
@@ -49,18 +50,19 @@ def run_until_killed(path: Path, seed: int, rng: random.Random, early: bool) -> 
     def read() -> None:
         for line in output:
             lines.append(line)
-            first_line.set()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     if early:
         time.sleep(rng.uniform(0.0, 0.4))
     else:
-        first_line.wait(START_UP_LIMIT)
-        time.sleep(rng.uniform(0.0, 0.3))
+        calls, deadline = rng.randint(*CALLS), time.monotonic() + START_UP_LIMIT
+        while (sum(not line.startswith("GAME ") for line in lines) < calls and proc.poll() is None
+               and time.monotonic() < deadline):
+            time.sleep(0.01)
     proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
-    reader.join(timeout=10)
+    proc.wait(timeout=60)
+    reader.join(timeout=60)
     errors = errors_file.read_text()
     output.close()
     assert proc.returncode == -signal.SIGKILL, f"the driver stopped on its own:\n{errors}"

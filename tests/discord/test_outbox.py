@@ -411,3 +411,84 @@ async def test_a_loss_on_time_is_shown_after_a_stretch_of_503s(fake, quick, ofte
 
 async def _kept_saying(service: GameService, text: str) -> bool:
     return any(text in d.reply.get("text", "") for d in await service.store.deliveries())
+
+
+async def test_a_kept_board_whose_post_may_have_gone_is_not_merged_into_the_next(bot, fake, service, quick):
+    """The outbox's post of a kept board is made but its answer is lost, and the next move's answer
+    is kept before the board is tried again: the board is tried again under its own nonce (Discord
+    answers with the message it made), not told a second time inside the next move's board."""
+    await _first_answer_kept(bot, fake, service)
+    fake.clear_faults()
+    fake.disconnect("channel_message", after=True)   # made, then the connection drops
+    assert not await bot.outbox.flush()
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1   # Discord shows it, the bot cannot tell
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
+    await until(lambda: _kept_ply(service, 2))
+    fake.clear_faults()
+
+    await until(bot.outbox.flush)
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
+    [posted] = shown(fake, fake.channel_id, "bob plays **e5**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}>")
+    assert await service.store.deliveries() == []
+
+
+async def _kept_ply(service: GameService, ply: int) -> bool:
+    return any(d.reply.get("ply") == ply for d in await service.store.deliveries())
+
+
+@pytest.mark.parametrize("lost", ["first", "second"])
+async def test_an_answer_whose_post_may_have_gone_is_kept_apart(bot, fake, service, quick, lost):
+    """Two moves' answers are kept, one of them after posts whose replies were all lost (Discord made
+    the post, the bot cannot tell): neither is merged into the other, so each move is told once."""
+    await start_game(fake)
+    await bot.outbox.stop()   # sent when the test says
+    fake.unknown_webhook("answer")
+    for ply, (who, move, _) in enumerate(LINE[:2], start=1):
+        fault = (fake.disconnect("channel_message", after=True, times=None) if (ply == 1) == (lost == "first")
+                 else fake.server_error("channel_message", status=503, times=None))
+        await fake.slash("move", {"move": move}, user=getattr(fake, who), wait=False)
+        await until(lambda: _kept_ply(service, ply))
+        fake.faults.remove(fault)
+    fake.clear_faults()
+
+    await until(bot.outbox.flush)
+    for who, _, san in LINE[:2]:
+        assert len(shown(fake, fake.channel_id, f"{who} plays **{san}**")) == 1
+    assert await service.store.deliveries() == []
+
+
+async def test_a_board_merged_while_the_outbox_sends_another_channels_is_told_once(bot, fake, service, quick,
+                                                                                   monkeypatch):
+    """As above, with the kept answer of another channel read before it: the rows are read again
+    for that one, and the merged-away row is not sent after it (as its headlines alone, then once
+    more in the newer board, or dropped in the newer board's place)."""
+    other = fake.add_channel("board-b")
+    await fake.wait_until(lambda: bot.get_channel(int(other)))
+    await start_in(fake, other)
+    await start_in(fake, fake.channel_id)
+    await bot.outbox.stop()   # sent when the test says
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    for channel in (other, fake.channel_id):   # the other channel's row is the older one
+        await fake.slash("move", {"move": "e2e4"}, user=fake.alice, channel=channel, wait=False)
+        await until(lambda: _kept_in(service, channel))
+    deliveries, armed = service.store.deliveries, [True]
+
+    async def meanwhile(limit: int = 100):
+        rows = await deliveries(limit)
+        if armed and armed.pop():   # flush has read both rows: the ply-2 answer of this channel is kept now
+            await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
+            await until(lambda: _kept_ply(service, 2))
+            fake.clear_faults()
+        return rows
+    monkeypatch.setattr(service.store, "deliveries", meanwhile)
+
+    await bot.outbox.flush()
+    await until(bot.outbox.flush)
+    assert len(shown(fake, other, "alice plays **e4**")) == 1
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
+    [posted] = shown(fake, fake.channel_id, "bob plays **e5**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> 1. alice plays **e4**")
