@@ -35,9 +35,23 @@ import rules
 
 HINT_NODES = 2_000   # positions a hint searches in tests: about 0.2 s, the same answer on any machine
 
-# Files whose tests take seconds each (a wheel built and installed, fuzzing, real deadlines of a few
-# seconds), longest first.
-LONG_FIRST = ("tests/test_packaging.py", "tests/bot/test_service_fuzz.py", "tests/discord/test_deadlines.py")
+# Tests that take seconds each on a quiet machine (a wheel built and installed, fuzzing, 33 GIFs, real
+# deadlines of a few seconds, the KingSwap! solver), by node id or its start, longest first: each worker
+# starts its share of them first, so no long test is left to the end while the other workers wait.
+LONG_FIRST = (
+    "tests/test_packaging.py::test_the_wheel_installs_alone",
+    "tests/bot/test_service_fuzz.py",
+    "tests/render/test_state_and_parts.py::test_every_two_player_replay",
+    "tests/rules/test_daily.py::test_most_kingswap_seeds",
+    "tests/discord/test_deadlines.py",
+    "tests/bot/test_stopping_and_backup.py::test_backup_refuses",
+    "tests/bot/test_stored_games.py",
+    "tests/bot/test_kill_recovery.py",
+    "tests/rules/variants/test_concurrent.py::test_random_games",
+    "tests/engine/test_engine.py::test_balanced_swap_is_searched",
+    "tests/discord/test_computer.py::test_challenging_kibitz",
+    "tests/discord/test_stopping.py",
+)
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
@@ -48,10 +62,24 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Long tests first, dealt out one by one to the heads of the shares pytest-xdist's worksteal first
+    gives each worker (contiguous: the k-th of W workers gets what is left divided by W - k); the
+    same order in every worker, as pytest-xdist requires."""
     def rank(item: pytest.Item) -> int:
         return next((n for n, name in enumerate(LONG_FIRST) if item.nodeid.startswith(name)), len(LONG_FIRST))
 
-    items.sort(key=rank)   # a stable sort: the same order in every worker, as pytest-xdist requires
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    ranked = sorted(items, key=rank)   # a stable sort
+    long = [item for item in ranked if rank(item) < len(LONG_FIRST)]
+    rest = iter(ranked[len(long):])
+    ordered: list[pytest.Item] = []
+    left = len(items)
+    for share in range(workers):
+        size = left // (workers - share)
+        left -= size
+        heads = long[share::workers]
+        ordered += heads + [item for _, item in zip(range(size - len(heads)), rest)]
+    items[:] = ordered + list(rest)
 
 
 @pytest.fixture(scope="module")
