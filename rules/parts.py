@@ -219,6 +219,8 @@ class Listing(Mapping[str, Turn]):
         return found
 
     def __bool__(self) -> bool:
+        if self._all is not None:   # listed whole already (legal_moves): no first part completed again
+            return bool(self._all)
         return bool(self.known) or any(self.completions(first) for first in self._each())
 
     def whole(self) -> Mapping[str, Turn]:
