@@ -31,10 +31,12 @@ GAME = """/variants
 
 def test_the_wheel_installs_alone_and_plays_a_console_game_from_any_folder(tmp_path):
     # built from a copy: a build writes build/ and *.egg-info beside the sources, and the checkout's
-    # own build/ may hold files deleted since (tests/conftest.py: nothing is written in the checkout)
+    # own build/ may hold files deleted since (tests/conftest.py: nothing is written in the checkout);
+    # tools' caches stay out (`make test` runs mypy beside the tests: its cache changes as it is copied)
     source = tmp_path / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "out"))
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis", "out",
+        ".mypy_cache", ".ruff_cache"))
     wheels = tmp_path / "wheels"
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--verbose", "--no-deps", "-w", str(wheels),
                             str(source)], check=True, capture_output=True, text=True, timeout=300)
