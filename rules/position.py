@@ -132,12 +132,21 @@ class PartsVariant(Generic[T]):
     promotions: str = "qrbn"              # what a pawn becomes on its last rank ("" never)
     region: Region = staticmethod(whole_board)   # confinement of a man by its square (half-boards)
     clear_en_passant: bool = False        # no en passant at all: never keep the square in the FEN
+    own_turns: bool = False               # the variant lists its turns itself (`turns`), not from `men`
     promotion_refusal: str = ""           # the sentence for a typed promotion outside `promotions` ("": generic)
     refusal_text: str = "That leaves a royal man of yours in check."   # a refused candidate step's sentence
     says_no_castling: bool = False        # a typed king step of two files on its rank: "There is no castling in ..."
     back_rank_pawns: bool = True          # False: a set-up with a pawn on the first or last rank is refused
     one_each: str = ""                    # men a side has at most one of, in a set-up too ("kq": King, Queen)
     table: MenTable                       # the men compiled, when `men` is given
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # `own_turns` chooses where a search's turns come from (`split`), so it must say whether the
+        # class lists its own: a `turns` without the flag would be searched from `men` silently.
+        if (cls.turns is not PartsVariant.turns) != cls.own_turns:
+            said = "overrides `turns`" if cls.own_turns is False else "has no `turns`"
+            raise TypeError(f"{cls.__name__} {said}: declare `own_turns = {not cls.own_turns}`")
 
     def __init__(self) -> None:
         if self.men is not None:
@@ -315,7 +324,7 @@ class PartsVariant(Generic[T]):
         order, read only as far as needed; a function giving the whole turns that begin with one,
         as `turns` lists them), or None where the variant lists its turns only whole (the default
         where it lists its own; from `men`: the steps and drops, then each step's follow-ups)."""
-        return self.from_men(position) if self.men is not None and type(self).turns is PartsVariant.turns else None
+        return self.from_men(position) if self.men is not None and not self.own_turns else None
 
     def turns(self, position: Position) -> dict[str, T]:
         """Every complete legal turn, keyed by canonical text (default: from `men`, part by part)."""

@@ -349,6 +349,7 @@ class BalancedSwap(PartsVariant[SwapTurn]):
     name = "Balanced Swap Chess"
     summary = "Each turn: a chess move, then swap two men. No turn, you lose."
     insufficient_material = False
+    own_turns = True          # lists its turns itself (`turns`)
 
     def validate(self, position: Position) -> None:
         board = position.board

@@ -192,6 +192,7 @@ class Concurrent(PartsVariant[ConcurrentTurn]):
     slug = "concurrent"
     name = "Concurrent Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = ("Every man is colour-bound and moves differently; King and Queen are both royal. "
                "Before a move you may mirror a man across the board (a2|h2).")
 

@@ -32,6 +32,7 @@ class Counselor(PartsVariant[FairyTurn]):
     slug = "counselor"
     name = "Counselor Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = "A short-range Queen, and both monarchs royal: mate the King, or get your own Queen mated."
     men = {**FIDE_MEN, "q": QUEEN}
     royalty = Royalty("kq")

@@ -130,6 +130,7 @@ class Deadline(PartsVariant[DeadlineTurn]):
     slug = "deadline"
     name = "Deadline Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = "In check? Move the King to safety, or move one other man twice: first keeping the check, then ending it."
     insufficient_material = True
 

@@ -30,6 +30,7 @@ class Donnybrook(PartsVariant[FairyTurn]):
     slug = "donnybrook"
     name = "Donnybrook Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = ("No check: capture both the enemy King and Queen (the Queen steps like a King). "
                "Captured Rooks, Bishops and Knights go back to their owner.")
     men = {**FIDE_MEN, "q": Man("queen (steps as a king)", "K")}

@@ -78,6 +78,7 @@ class Reentrant(PartsVariant[ReentrantTurn]):
     slug = "reentrant"
     name = "Reentrant Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = "Two half-boards; your men are black on one, white on the other; captured men re-enter."
     start_fen = "RNQ2knr/PPPPpppp/8/8/8/8/ppppPPPP/rnq2KNR w - - 0 1"
     has_hands = True

@@ -47,6 +47,7 @@ class Regent(PartsVariant[FairyTurn]):
     slug = "regent"
     name = "Regent Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = "The Queen is royal and a checked Queen is held by the line of the check; the King is a common man."
     men = FIDE_MEN
     royalty = Royalty("q", uncapturable="q")

@@ -40,6 +40,7 @@ class Separation(PartsVariant[FairyTurn]):
     slug = "separation"
     name = "Separation Chess"
     family = "GOAL"
+    own_turns = True          # lists its turns itself (`turns`)
     summary = "Queens leap like knights, knights glide like queens; keep your King and Queen apart."
     men = {**FIDE_MEN, "q": Man("queen (moves as a knight)", "N"), "n": Man("knight (moves as a queen)", "Q")}
     royalty = Royalty("kq", uncapturable="q")

@@ -6,9 +6,16 @@ import pytest
 
 import rules
 from rules.core import Game
-from rules.position import PositionGame, takes_en_passant
+from rules.position import PartsVariant, PositionGame, takes_en_passant
 
 DUELS = sorted(slug for slug, info in rules.VARIANTS.items() if info.players == 2)
+
+
+def step_both(game: rules.Game, mirror: rules.Game, move: str) -> None:
+    """Play `move` on `game` by `play_listed` and on `mirror` by `play`: the same position after."""
+    game.play_listed(move)
+    mirror.play(move)
+    assert (game.fen(), game.history, game.outcome) == (mirror.fen(), mirror.history, mirror.outcome)
 
 
 @pytest.mark.parametrize("slug", DUELS)
@@ -21,10 +28,7 @@ def test_key_men_and_play_listed_agree_with_fen_view_and_play(slug):
         assert fens.setdefault(game.fen(), key) == key      # the same position, the same key
         if game.outcome is not None:
             break
-        move = rng.choice(game.legal_moves())
-        game.play_listed(move)
-        mirror.play(move)
-        assert (game.fen(), game.history, game.outcome) == (mirror.fen(), mirror.history, mirror.outcome)
+        step_both(game, mirror, rng.choice(game.legal_moves()))
     assert len(set(fens.values())) == len(fens)             # different positions, different keys
     game.undo()
     assert game.fen() == (mirror.undo() and mirror.fen())
@@ -72,10 +76,7 @@ def test_turns_listed_part_by_part_are_the_legal_turns_and_play_as_they_do(slug)
         assert game.outcome == mirror.outcome       # judged without the whole listing where split
         if mirror.outcome is not None:
             break
-        move = rng.choice(mirror.legal_moves())
-        game.play_listed(move)
-        mirror.play(move)
-        assert (game.fen(), game.history, game.outcome) == (mirror.fen(), mirror.history, mirror.outcome)
+        step_both(game, mirror, rng.choice(mirror.legal_moves()))
         if isinstance(game, PositionGame):
             assert game._keys[-1] == repetition_key(game)
     assert split == (slug in {"balanced-swap", "reentrant", "tyrant"})   # the variants that list turns part by part
@@ -107,3 +108,15 @@ def test_a_double_step_keeps_its_en_passant_square_for_repetition_only_where_a_t
     game.play_listed("d7d5 a8/e8")
     assert game.position.board.ep_square is not None
     assert (game._keys[-1][3] is not None, game._keys[-1]) == (kept, repetition_key(game))
+
+
+def test_a_variant_of_parts_says_whether_it_lists_its_own_turns():
+    # where a search's turns come from (`split`: from `men`, or None) follows `own_turns`, so the flag
+    # must agree with the class: a `turns` of its own without it would be searched from `men`
+    def turns(self, position):
+        return {}
+
+    with pytest.raises(TypeError, match="own_turns = True"):
+        type("Unflagged", (PartsVariant,), {"turns": turns})
+    with pytest.raises(TypeError, match="own_turns = False"):
+        type("Flagged", (PartsVariant,), {"own_turns": True})
