@@ -108,15 +108,7 @@ def kept(board: chess.Board, moves: Iterable[chess.Move],
 def defended(board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Move]:
     """The moves among `moves` after which another man of the mover could capture on the square
     the move lands on (played on `board` itself and taken back: Prop asks it of every move)."""
-    push, pop, found = board.push, board.pop, []
-    for move in moves:
-        push(move)
-        try:
-            if board.is_attacked_by(not board.turn, move.to_square):
-                found.append(move)
-        finally:
-            pop()
-    return found
+    return [move for move, now in each_after(board, moves) if now.is_attacked_by(not now.turn, move.to_square)]
 
 
 def may_check(board: chess.Board, move: chess.Move) -> bool:
