@@ -25,7 +25,8 @@ One board per game: of the boards kept for a game, the one of the highest ply (n
 last: answers can fail out of order) is kept, with the others' headlines ("alice plays e4.")
 above its own text in the order played, so every move is still told. A board Discord may have
 posted already (a try that got no answer, or a post made in part) is merged neither way: it is
-tried again under its own nonce, as under another its headlines would be told twice. A
+tried again under its own nonce, as under another its headlines would be told twice. The store
+notes this ("lost" in its row) before each try, so a restart, even in the middle of a try, keeps it. A
 board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
 e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
 buttons, no ping, as the newer board shows the game as it stands and an old position under it
@@ -74,7 +75,6 @@ class Outbox(Timer):
         self._lock = asyncio.Lock()   # keeping and sending one at a time, so a merge never races a send
         self._retry: dict[tuple, tuple[int, float]] = {}   # _key(row): (failures, time.monotonic() of its next try)
         self._merges = 0   # rows keep_post replaced: a row read before may be gone, or its id taken by a new one
-        self._lost: set[tuple] = set()   # _key of rows tried here that Discord may have posted, in whole or part
 
     async def keep_post(self, interaction: discord.Interaction, reply: Reply, text: str, nonce: str,
                         lost: bool = False) -> None:
@@ -127,7 +127,6 @@ class Outbox(Timer):
         seen, rows = self._merges, await self.service.store.deliveries(PENDING)
         current = {_key(row): row for row in rows}   # as kept now (read again when keep_post replaced rows)
         self._retry = {key: self._retry[key] for key in map(_key, rows) if key in self._retry}
-        self._lost &= set(map(_key, rows))
         waiting: set[str] = set()   # channels with a row to try later
         for delivery in rows:
             if not self.owns(delivery.guild_id):
@@ -153,8 +152,6 @@ class Outbox(Timer):
                     except Exception as error:  # noqa: BLE001 - sorted: later, or never
                         if not _refused(error):
                             _log_failure(error, delivery)
-                            if not isinstance(error, discord.HTTPException):   # no answer: it may be posted
-                                self._lost.add(_key(delivery))
                             self._retry[_key(delivery)] = (failures + 1, time.monotonic()
                                                            + min(POLL * 2 ** failures, BACKOFF))
                             waiting.add(delivery.channel_id)
@@ -163,13 +160,12 @@ class Outbox(Timer):
                                   describe(error))
                 await self.service.store.drop_delivery(delivery.id or 0)
             self._retry.pop(_key(delivery), None)
-            self._lost.discard(_key(delivery))
         return not waiting
 
     def _maybe_posted(self, row: Delivery) -> bool:
         """Whether Discord may have made the row's post already: merged into another board, under
         that one's nonce, its headlines would be told twice."""
-        return bool(row.reply.get("lost")) or _key(row) in self._lost
+        return bool(row.reply.get("lost"))
 
     def _too_old(self, delivery: Delivery) -> bool:
         try:
@@ -200,11 +196,18 @@ class Outbox(Timer):
         channel = self.client.get_partial_messageable(int(delivery.channel_id))
         text, extras = self.compose(reply)
         pieces = split_content(text) or [""]
+        marked = bool(data.get("board")) and not data.get("lost")   # boards alone are merged
+        if marked:   # noted before the try, so a try with no answer leaves it in doubt, a kill -9 included
+            await self.service.store.mark_delivery(delivery.id or 0, {**data, "lost": True})
         for index, piece in enumerate(pieces):
             extra: dict[str, Any] = extras if index == len(pieces) - 1 else {}
-            posted = await channel.send(piece or None, nonce=delivery.ref if index == 0 else f"{delivery.ref}+{index}",
-                                        **extra)
-            self._lost.add(_key(delivery))   # posted in part: a failure from here on leaves it in doubt
+            try:
+                posted = await channel.send(piece or None, nonce=delivery.ref if index == 0 else f"{delivery.ref}+{index}",
+                                            **extra)
+            except discord.HTTPException:
+                if index == 0 and marked:   # Discord answered the first piece with an error: nothing was posted
+                    await self.service.store.mark_delivery(delivery.id or 0, data)
+                raise
         if reply.challenge is not None and reply.game_id is not None:   # the message to edit when it is settled
             await self.service.note_challenge_message(reply.game_id, str(posted.id))
         if board is not None and reply.image is not None:   # the newest board: the one before loses its controls

@@ -173,3 +173,7 @@ class InMemoryStore:
 
     async def drop_delivery(self, delivery_id: int) -> None:
         self._outbox.pop(delivery_id, None)
+
+    async def mark_delivery(self, delivery_id: int, reply: dict) -> None:
+        if delivery_id in self._outbox:
+            self._outbox[delivery_id] = replace(self._outbox[delivery_id], reply=json.loads(json.dumps(reply)))

@@ -352,6 +352,9 @@ class PostgresStore(SetsAsideBadRows):
     async def drop_delivery(self, delivery_id: int) -> None:
         await self._pool.execute("DELETE FROM outbox WHERE id = $1", delivery_id)
 
+    async def mark_delivery(self, delivery_id: int, reply: dict) -> None:
+        await self._pool.execute("UPDATE outbox SET reply = $1 WHERE id = $2", json.dumps(reply), delivery_id)
+
     async def close(self) -> None:
         """Close the connections politely, or, on a server that does not answer, drop them."""
         try:

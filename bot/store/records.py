@@ -262,3 +262,5 @@ class GameStore(Protocol):
     async def deliveries(self, limit: int = 100) -> list[Delivery]:
         """Pending deliveries, oldest first."""
     async def drop_delivery(self, delivery_id: int) -> None: ...
+    async def mark_delivery(self, delivery_id: int, reply: dict) -> None:
+        """Replace a pending delivery's `reply` (e.g. to note that Discord may have posted it); nothing if it is gone."""

@@ -345,6 +345,9 @@ class SqliteStore(SetsAsideBadRows):
     async def drop_delivery(self, delivery_id: int) -> None:
         await self._write_one("DELETE FROM outbox WHERE id = ?", (delivery_id,))
 
+    async def mark_delivery(self, delivery_id: int, reply: dict) -> None:
+        await self._write_one("UPDATE outbox SET reply = ? WHERE id = ?", (json.dumps(reply), delivery_id))
+
     async def close(self) -> None:
         """Checkpoint the WAL into the main file (left empty), then close: the file alone holds every game."""
         try:

@@ -276,3 +276,20 @@ async def test_pending_deliveries_are_kept_in_order_until_dropped(any_store):
     await any_store.drop_delivery(first)
     await any_store.drop_delivery(first)   # dropping twice (two tries racing) is harmless
     assert await any_store.deliveries() == [removal]
+
+
+async def test_a_pending_delivery_is_marked_in_place_and_a_dropped_one_is_not_brought_back(any_store):
+    board = Delivery("post", "g1", "c1", "12345-0", game_id=7, reply={"text": "alice plays **e4**.", "ply": 1},
+                     created_at="t0")
+    later = Delivery("post", "g1", "c1", "12346-0", game_id=7, reply={"text": "bob plays **e5**.", "ply": 2},
+                     created_at="t1")
+    await any_store.add_delivery(board)
+    await any_store.add_delivery(later)
+    await any_store.mark_delivery(board.id, {**board.reply, "lost": True})
+    marked = Delivery(**{**vars(board), "reply": {**board.reply, "lost": True}})
+    assert await any_store.deliveries() == [marked, later]   # same id, place and fields; the other row untouched
+    await any_store.mark_delivery(board.id, board.reply)   # cleared again
+    assert await any_store.deliveries() == [board, later]
+    await any_store.drop_delivery(board.id)
+    await any_store.mark_delivery(board.id, {**board.reply, "lost": True})   # gone meanwhile: nothing comes back
+    assert await any_store.deliveries() == [later]

@@ -13,6 +13,7 @@ import discord.webhook.async_
 import pytest
 
 from bot.discord import interactions, outbox, transport
+from bot.discord.answers import message
 from bot.service import GameService, Reply
 from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
@@ -422,17 +423,80 @@ async def test_a_kept_board_whose_post_may_have_gone_is_not_merged_into_the_next
     fake.disconnect("channel_message", after=True)   # made, then the connection drops
     assert not await bot.outbox.flush()
     assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1   # Discord shows it, the bot cannot tell
-    fake.unknown_webhook("answer")
-    fake.server_error("channel_message", status=503, times=None)
-    await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
-    await until(lambda: _kept_ply(service, 2))
-    fake.clear_faults()
+    await _second_answer_kept(fake, service)
 
     await until(bot.outbox.flush)
     assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
     [posted] = shown(fake, fake.channel_id, "bob plays **e5**")
     assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}>")
     assert await service.store.deliveries() == []
+
+
+@pytest.mark.parametrize("end", ["answer lost", "killed"])
+async def test_a_kept_board_whose_post_may_have_gone_stays_apart_after_a_restart(bot, fake, service, quick,
+                                                                                 monkeypatch, end):
+    """As above, with the outbox started afresh over the same store (a restart) between the try
+    Discord made the post for and the next move, the try's answer lost or the process killed the
+    moment the post was made: the store remembers the try, so the board is tried again under its
+    own nonce, never inside the next move's board, and each move is told once."""
+    await _first_answer_kept(bot, fake, service)
+    [first] = await service.store.deliveries()
+    fake.clear_faults()
+    if end == "answer lost":
+        fake.disconnect("channel_message", after=True)   # made, then the connection drops
+        assert not await bot.outbox.flush()
+    else:
+        with monkeypatch.context() as patch:
+            patch.setattr(discord.PartialMessageable, "send", _killed_once_made(discord.PartialMessageable.send))
+            with pytest.raises(asyncio.CancelledError):
+                await bot.outbox.flush()
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1   # Discord shows it, the bot cannot tell
+    _restart_outbox(bot, service)
+    await _second_answer_kept(fake, service)
+
+    await until(bot.outbox.flush)
+    for who, _, san in LINE[:2]:
+        assert len(shown(fake, fake.channel_id, f"{who} plays **{san}**")) == 1
+    tries = [r for r in fake.requests_to("channel_message") if "alice plays **e4**" in r.body["content"]]
+    assert {r.body["nonce"] for r in tries} == {first.ref} and len(tries) > 1   # retried under its own nonce alone
+    assert await service.store.deliveries() == []
+
+
+async def test_a_kept_board_discord_refused_to_post_is_still_merged_after_a_restart(bot, fake, service, quick):
+    """The outbox's try of a kept board is answered 503 (so nothing was posted), then the outbox is
+    started afresh and the next move's answer is kept: one board tells both moves."""
+    await _first_answer_kept(bot, fake, service)
+    assert not await bot.outbox.flush()   # 503 still
+    _restart_outbox(bot, service)
+    await _second_answer_kept(fake, service)
+
+    await until(bot.outbox.flush)
+    [posted] = shown(fake, fake.channel_id, "alice plays **e4**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> 1. alice plays **e4**")
+    assert "bob plays **e5**" in posted.content and await service.store.deliveries() == []
+
+
+def _killed_once_made(send: Callable[..., Awaitable[discord.Message]]) -> Callable[..., Awaitable[discord.Message]]:
+    """`send`, after which the process dies at once (a kill -9): Discord made the post, and nothing
+    of the bot runs after it (a cancel stands for the kill)."""
+    async def killed(*args, **kwargs) -> discord.Message:
+        await send(*args, **kwargs)
+        raise asyncio.CancelledError
+    return killed
+
+
+def _restart_outbox(bot, service: GameService) -> None:
+    """A new outbox over the same store, as the next process builds it (not started: flushed when the test says)."""
+    bot.outbox = outbox.Outbox(bot, service, compose=message, owns=bot.owns_guild)
+
+
+async def _second_answer_kept(fake: FakeDiscord, service: GameService) -> None:
+    """The answer to bob's e5 is kept (dead token, posts answer 503 until the end); then Discord answers again."""
+    fake.unknown_webhook("answer")
+    fake.server_error("channel_message", status=503, times=None)
+    await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
+    await until(lambda: _kept_ply(service, 2))
+    fake.clear_faults()
 
 
 async def _kept_ply(service: GameService, ply: int) -> bool:
