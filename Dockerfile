@@ -22,7 +22,7 @@ RUN pip install --no-cache-dir ".[postgres]" \
 # smoke test: the installed bot plays a few standard moves with Stockfish
 RUN cd /tmp && python -c "import chess; from bot.stockfish import find_stockfish, stockfish_move; \
 b = chess.Board(); path = find_stockfish(); assert path, 'no Stockfish found'; \
-[b.push_uci(stockfish_move(path, b.fen(), 1, nodes=1000)) for _ in range(6)]; print('Stockfish played:', b.fen())"
+[b.push_uci(stockfish_move(path, b.fen(), 4, nodes=1000)) for _ in range(6)]; print('Stockfish played:', b.fen())"
 
 USER kibitz
 VOLUME ["/data"]

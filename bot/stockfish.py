@@ -2,22 +2,25 @@
 `stockfish_move` for standard games and fall back to the built-in engine when it raises.
 
     path = find_stockfish()                       # KIBITZ_STOCKFISH, else `stockfish` on the PATH or in /usr/games
-    stockfish_move(path, fen, level=3)            # a UCI move such as "e2e4", within the level's time
+    plays(level)                                  # whether Stockfish plays this level (4 and up)
+    stockfish_move(path, fen, level=4)            # a UCI move such as "e2e4", within the level's time
     stockfish_move(path, fen, 8, nodes=20_000)    # at most 20,000 nodes and no clock (tests)
-    stockfish_play(path, fen, level=3)            # ("e2e4", 31): the move and Stockfish's score of it
+    stockfish_play(path, fen, level=4)            # ("e2e4", 31): the move and Stockfish's score of it
 
-Kibitz's levels map onto Stockfish's "Skill Level" (0 to 20, evenly spread, the top level at full
-strength) and the built-in engine's time per move at the same level (engine/levels.py):
+Stockfish plays levels FIRST_LEVEL (4, club) to the top; the levels below it are the built-in
+engine's in standard chess too. Even at Skill Level 0 Stockfish is no beginner's opponent: a
+beginner (benchmarks/engine_strength.py's model) scored 0/8 against it and 7.5/8 against the
+built-in level 1, and it beat the built-in top level 8/8 at 0.2 s a move. So levels 1 to 3 stay
+beatable, and level 4 is still stronger than level 3. From level 4 up the levels map onto
+Stockfish's "Skill Level" (0 to 20, evenly spread, the top level at full strength) and the
+built-in engine's time per move at the same level (engine/levels.py):
 
     | level | Skill Level | seconds |
     |-------|-------------|---------|
-    | 1     | 0           | 0.05    |
-    | 2     | 3           | 0.2     |
-    | 3     | 6           | 0.5     |
-    | 4     | 9           | 0.8     |
-    | 5     | 11          | 1.2     |
-    | 6     | 14          | 2.0     |
-    | 7     | 17          | 3.0     |
+    | 4     | 0           | 0.8     |
+    | 5     | 5           | 1.2     |
+    | 6     | 10          | 2.0     |
+    | 7     | 15          | 3.0     |
     | 8     | 20          | 5.0     |
 
 Each process keeps one Stockfish per path, started at its first move and reused (start-up and
@@ -43,6 +46,7 @@ SETTING = "KIBITZ_STOCKFISH"
 NAME = "stockfish"
 DEBIAN = "/usr/games"   # where Debian's package puts it, not on every PATH
 MAX_SKILL = 20
+FIRST_LEVEL = 4   # Stockfish plays from this level up; below, the built-in engine (module docstring)
 
 
 def find_stockfish(environ: Mapping[str, str] = os.environ) -> str | None:
@@ -56,11 +60,18 @@ def find_stockfish(environ: Mapping[str, str] = os.environ) -> str | None:
     return shutil.which(NAME, path=os.pathsep.join([environ.get("PATH", os.defpath), DEBIAN]))
 
 
+def plays(level: int) -> bool:
+    """Whether Stockfish plays standard chess at this Kibitz level (FIRST_LEVEL and up)."""
+    return level >= FIRST_LEVEL
+
+
 def setting(level: int) -> tuple[int, float]:
-    """Stockfish's Skill Level and the seconds per move for a Kibitz level (the table above)."""
+    """Stockfish's Skill Level and the seconds per move for a Kibitz level it plays (the table above)."""
     if type(level) is not int or not 1 <= level <= engine.MAX_LEVEL:
         raise ValueError(f"The level is a whole number from 1 to {engine.MAX_LEVEL}.")
-    skill = round(MAX_SKILL * (level - 1) / (engine.MAX_LEVEL - 1))
+    if not plays(level):
+        raise ValueError(f"Stockfish plays levels {FIRST_LEVEL} to {engine.MAX_LEVEL}; the built-in engine plays level {level}.")
+    skill = round(MAX_SKILL * (level - FIRST_LEVEL) / (engine.MAX_LEVEL - FIRST_LEVEL))
     return skill, engine.LEVELS[level - 1].seconds
 
 

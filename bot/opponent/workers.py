@@ -4,9 +4,10 @@ A pool of `size` processes (KIBITZ_ENGINE_WORKERS; default one fewer than the CP
 use, at least 1). Each worker, as it starts, moves to the allowed CPUs the bot does not keep to
 (bot/process.py, KIBITZ_CPU; with shard processes on one host, none of theirs either); where there is no other CPU it stays and runs at a lower priority
 (os.nice), so the bot's answers come first. A worker rebuilds the game from what the store keeps
-(variant, seed, start FEN, moves) and calls `engine.choose`; for standard chess with a Stockfish
-path (KIBITZ_STOCKFISH, or found on the PATH) it asks Stockfish instead (bot/stockfish.py), and
-the built-in engine when Stockfish fails.
+(variant, seed, start FEN, moves) and calls `engine.choose`; for standard chess from level 4 up
+with a Stockfish path (KIBITZ_STOCKFISH, or found on the PATH) it asks Stockfish instead
+(bot/stockfish.py: below level 4 even its weakest beats a beginner), and the built-in engine
+when Stockfish fails.
 
 Workers end with the bot: `close` ends them, and a bot that ends otherwise (SIGKILL included)
 takes them with it: on Linux each worker asks to be killed when its parent dies (prctl's
@@ -34,7 +35,7 @@ import rules
 
 from .. import process
 
-from ..stockfish import stockfish_play
+from ..stockfish import plays, stockfish_play
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ def rebuild(job: Job) -> rules.Game:
 def think(job: Job) -> Answer:
     """Run in a worker: rebuild the game and search it."""
     game = rebuild(job)
-    if job.stockfish and job.variant == "standard":
+    if job.stockfish and job.variant == "standard" and plays(job.level):
         try:
             move, score = stockfish_play(job.stockfish, game.fen(), job.level, job.seconds, job.nodes)
             return Answer(move, score, 0, 0)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+import engine
 import rules
 from rules import Ending
 from bot import process
@@ -21,6 +22,7 @@ from bot.opponent import runner as runner_module, workers as workers_module
 from bot.opponent.runner import Runner
 from bot.opponent.workers import Answer, Job, Workers
 from bot.service import COMPUTER, GameService, Player, UserError
+from bot.stockfish import FIRST_LEVEL
 from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
 
 from .conftest import ALICE, BOB, CHANNEL, fake_png
@@ -256,9 +258,10 @@ async def test_the_computers_move_is_played_off_the_event_loop(monkeypatch):
     assert (await service.game_record(reply.game_id)).moves[-1] == "e7e5"
 
 
-async def a_computer_game(store, fen: str, computer_white: bool) -> GameRecord:
-    """A game of standard chess from `fen`, the computer (level 1) on one side, stored in CHANNEL."""
-    seats = [("computer:1", KIBITZ_1), (ALICE.id, ALICE.name)]
+async def a_computer_game(store, fen: str, computer_white: bool, level: int = 1) -> GameRecord:
+    """A game of standard chess from `fen`, the computer (`level`) on one side, stored in CHANNEL."""
+    seats = [(f"computer:{level}", KIBITZ_1 if level == 1 else f"Kibitz (level {level}, {engine.LEVELS[level - 1].name})"),
+             (ALICE.id, ALICE.name)]
     record = GameRecord("standard", CHANNEL, seats if computer_white else seats[::-1], fen, GameStatus.ACTIVE,
                         start_fen=fen)
     await store.create(record)
@@ -323,14 +326,14 @@ async def test_the_computer_claims_a_draw_the_rules_allow_only_when_it_is_not_be
         assert stored.status == GameStatus.ACTIVE and len(stored.moves) == len(moves) + 1
 
 
-async def draw_offered(fen: str, workers: Workers, stockfish: str | None = None, nodes: int = NODES):
-    """Alice (White) offers the computer (Black) a draw in standard chess from `fen`: the reply, and the game stored after it."""
+async def draw_offered(fen: str, workers: Workers, stockfish: str | None = None, nodes: int = NODES, level: int = 1):
+    """Alice (White) offers the computer (Black, at `level`) a draw in standard chess from `fen`: the reply, and the game stored after it."""
     store = InMemoryStore()
     service = GameService(store, renderer=fake_png)
     runner = Runner(service, Delivered(store), workers=workers, nodes=nodes, stockfish=stockfish)
     runner.start()
     try:
-        record = await a_computer_game(store, fen, computer_white=False)
+        record = await a_computer_game(store, fen, computer_white=False, level=level)
         reply = await service.draw(CHANNEL, ALICE)
     finally:
         await runner.stop()
@@ -340,8 +343,9 @@ async def draw_offered(fen: str, workers: Workers, stockfish: str | None = None,
 @needs_stockfish
 @pytest.mark.asyncio
 async def test_with_stockfish_the_computer_declines_a_draw_where_it_stands_better():
-    reply, stored = await draw_offered("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", Workers(1), INSTALLED, nodes=20_000)
-    assert reply.text == f"{KIBITZ_1} declines the draw: it thinks it stands better."
+    reply, stored = await draw_offered("3qk3/8/8/8/8/8/8/4K3 w - - 0 1", Workers(1), INSTALLED, nodes=20_000,
+                                       level=FIRST_LEVEL)   # Stockfish plays from this level up
+    assert reply.text == f"Kibitz (level {FIRST_LEVEL}, club) declines the draw: it thinks it stands better."
     assert stored.status == GameStatus.ACTIVE
 
 
@@ -616,7 +620,7 @@ async def main():
     workers = Workers(1)
     deadline = time.monotonic() + 300
     while True:   # loaded, Stockfish may miss its 10 s to start (the built-in engine plays): try again
-        await workers.choose(Job("standard", None, None, (), 1, None, 200, sys.argv[1] or None))
+        await workers.choose(Job("standard", None, None, (), 4, None, 200, sys.argv[1] or None))
         worker = workers.pids()[0]
         if children(worker) or not sys.argv[1] or time.monotonic() > deadline:
             break

@@ -17,7 +17,7 @@ import rules
 from bot import stockfish
 from bot.config import ConfigError, load
 from bot.opponent.workers import Job, think
-from bot.stockfish import find_stockfish, setting, stockfish_move
+from bot.stockfish import FIRST_LEVEL, find_stockfish, setting, stockfish_move
 from engine.search import MATE
 
 INSTALLED = find_stockfish()
@@ -43,7 +43,7 @@ def executable(folder: Path, name: str, text: str = "") -> Path:
 
 
 @needs_stockfish
-@pytest.mark.parametrize("level", [1, engine.MAX_LEVEL])
+@pytest.mark.parametrize("level", [FIRST_LEVEL, engine.MAX_LEVEL])
 @pytest.mark.parametrize("fen", POSITIONS)
 def test_stockfish_plays_a_legal_move(fen, level):
     move = stockfish_move(INSTALLED, fen, level, nodes=2000)
@@ -52,13 +52,13 @@ def test_stockfish_plays_a_legal_move(fen, level):
 
 @needs_stockfish
 def test_the_only_legal_move_is_played_and_the_top_level_mates_in_one():
-    assert stockfish_move(INSTALLED, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", 1, nodes=500) == "e1d2"
+    assert stockfish_move(INSTALLED, "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1", FIRST_LEVEL, nodes=500) == "e1d2"
     assert stockfish_move(INSTALLED, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", engine.MAX_LEVEL, nodes=5000) == "a1a8"
 
 
 @needs_stockfish
 def test_one_engine_per_path_is_kept_and_sent_the_levels_skill_and_limit(monkeypatch):
-    stockfish_move(INSTALLED, chess.STARTING_FEN, 1, nodes=100)
+    stockfish_move(INSTALLED, chess.STARTING_FEN, FIRST_LEVEL, nodes=100)
     kept = stockfish._engines[INSTALLED]
     searches = []
     real_play = kept.play
@@ -68,25 +68,42 @@ def test_one_engine_per_path_is_kept_and_sent_the_levels_skill_and_limit(monkeyp
         return real_play(board, limit, **options)
 
     monkeypatch.setattr(kept, "play", play)
-    stockfish_move(INSTALLED, chess.STARTING_FEN, 1)
+    stockfish_move(INSTALLED, chess.STARTING_FEN, FIRST_LEVEL)
     stockfish_move(INSTALLED, chess.STARTING_FEN, engine.MAX_LEVEL, nodes=300)
-    stockfish_move(INSTALLED, chess.STARTING_FEN, 4, seconds=0.01)
+    stockfish_move(INSTALLED, chess.STARTING_FEN, 6, seconds=0.01)
     assert stockfish._engines[INSTALLED] is kept
     assert searches == [
-        (chess.engine.Limit(time=engine.LEVELS[0].seconds), {"Skill Level": 0}),
+        (chess.engine.Limit(time=engine.LEVELS[FIRST_LEVEL - 1].seconds), {"Skill Level": 0}),
         (chess.engine.Limit(nodes=300), {"Skill Level": 20}),
-        (chess.engine.Limit(time=0.01), {"Skill Level": 9}),
+        (chess.engine.Limit(time=0.01), {"Skill Level": 10}),
     ]
 
 
-def test_levels_map_onto_skill_level_and_the_levels_time_as_the_table_says():
-    assert setting(1) == (0, engine.LEVELS[0].seconds)
+def test_levels_from_the_first_stockfish_level_map_onto_skill_level_and_the_levels_time_as_the_table_says():
+    assert setting(FIRST_LEVEL) == (0, engine.LEVELS[FIRST_LEVEL - 1].seconds)
     assert setting(engine.MAX_LEVEL) == (20, engine.LEVELS[-1].seconds)
-    skills = [setting(level)[0] for level in range(1, engine.MAX_LEVEL + 1)]
+    skills = [setting(level)[0] for level in range(FIRST_LEVEL, engine.MAX_LEVEL + 1)]
     assert skills == sorted(set(skills))
     table = re.findall(r"^\s*\| (\d+)\s*\| (\d+)\s*\| ([\d.]+)\s*\|$", stockfish.__doc__, re.MULTILINE)
     assert [(int(level), int(skill), float(seconds)) for level, skill, seconds in table] == [
-        (level, *setting(level)) for level in range(1, engine.MAX_LEVEL + 1)]
+        (level, *setting(level)) for level in range(FIRST_LEVEL, engine.MAX_LEVEL + 1)]
+
+
+@pytest.mark.parametrize("level", range(1, FIRST_LEVEL))
+def test_stockfish_does_not_play_the_levels_a_beginner_must_be_able_to_beat(level):
+    with pytest.raises(ValueError, match="the built-in engine plays level"):
+        stockfish_move("/nonexistent/stockfish", chess.STARTING_FEN, level)
+
+
+@pytest.mark.parametrize("level", range(1, FIRST_LEVEL))
+def test_a_computer_worker_leaves_standard_chess_below_the_first_stockfish_level_to_the_built_in_engine(tmp_path, level):
+    """Even at Skill Level 0 Stockfish beats a beginner every time: levels 1 to 3 are the built-in
+    engine's, and the Stockfish named is never started for them."""
+    ran = tmp_path / "ran"
+    spy = executable(tmp_path, "spy-stockfish", f"open({str(ran)!r}, 'w').close()\n")
+    answer = think(Job("standard", None, None, ("e2e4",), level=level, seconds=None, nodes=200, stockfish=str(spy)))
+    assert answer.move in rules.new_game("standard", fen="rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").legal_moves()
+    assert answer.nodes > 0 and not ran.exists()
 
 
 @pytest.mark.parametrize("level", [0, engine.MAX_LEVEL + 1, 2.0, "3", True])
@@ -98,12 +115,12 @@ def test_a_bad_level_raises_before_any_engine_starts(level):
 @pytest.mark.parametrize("fen", ["not a position", "8/8/8/8/8/8/8/8 w - - 0 1", "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"])
 def test_a_bad_or_finished_position_raises_before_any_engine_starts(fen):
     with pytest.raises(ValueError):
-        stockfish_move("/nonexistent/stockfish", fen, 3)
+        stockfish_move("/nonexistent/stockfish", fen, FIRST_LEVEL)
 
 
 def test_a_missing_binary_raises_and_is_not_kept():
     with pytest.raises(OSError):
-        stockfish_move("/nonexistent/stockfish", chess.STARTING_FEN, 3, nodes=100)
+        stockfish_move("/nonexistent/stockfish", chess.STARTING_FEN, FIRST_LEVEL, nodes=100)
     assert "/nonexistent/stockfish" not in stockfish._engines
 
 
@@ -125,7 +142,7 @@ for line in sys.stdin:
 def test_an_engine_that_fails_raises_and_is_forgotten(tmp_path, go, error):
     fake = str(executable(tmp_path, "fake-engine", FAKE_UCI.format(go=go)))
     with pytest.raises(error):
-        stockfish_move(fake, chess.STARTING_FEN, 3, nodes=100)
+        stockfish_move(fake, chess.STARTING_FEN, FIRST_LEVEL, nodes=100)
     assert fake not in stockfish._engines
 
 
@@ -153,7 +170,7 @@ def test_the_stockfish_setting_is_read_once_and_a_path_that_cannot_run_stops_sta
 @needs_stockfish
 def test_a_process_that_used_stockfish_ends_by_itself_and_its_stockfish_with_it(tmp_path):
     script = ("import chess\nfrom bot import stockfish\n"
-              f"print(stockfish.stockfish_move({INSTALLED!r}, chess.STARTING_FEN, 1, nodes=100))\n"
+              f"print(stockfish.stockfish_move({INSTALLED!r}, chess.STARTING_FEN, {FIRST_LEVEL}, nodes=100))\n"
               f"print(stockfish._engines[{INSTALLED!r}].transport.get_pid())\n")
     ended = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                            cwd=Path(__file__).resolve().parents[2])
@@ -179,7 +196,7 @@ def running(pid: str) -> bool:
 def test_a_computer_worker_asks_stockfish_for_standard_chess_and_its_move_is_played():
     """The worker's search for a standard game goes to Stockfish (its answer carries no engine
     figures) and is a legal turn of the game as the store keeps it."""
-    job = Job("standard", None, None, ("e2e4", "e7e5"), level=1, seconds=None, nodes=2000, stockfish=INSTALLED)
+    job = Job("standard", None, None, ("e2e4", "e7e5"), level=FIRST_LEVEL, seconds=None, nodes=2000, stockfish=INSTALLED)
     answer = think(job)
     game = rules.new_game("standard")
     for move in job.moves:
@@ -204,7 +221,7 @@ def test_a_computer_worker_gives_stockfishs_score_on_the_engines_scale(fen, scor
 
 def test_a_computer_worker_falls_back_to_the_built_in_engine_when_stockfish_fails(tmp_path):
     broken = executable(tmp_path, "broken-stockfish", "exit 3")
-    job = Job("standard", None, None, ("e2e4",), level=1, seconds=None, nodes=200, stockfish=str(broken))
+    job = Job("standard", None, None, ("e2e4",), level=FIRST_LEVEL, seconds=None, nodes=200, stockfish=str(broken))
     answer = think(job)
     game = rules.new_game("standard")
     game.play("e2e4")
