@@ -85,7 +85,7 @@ class Outbox(Timer):
     async def keep_reply(self, guild_id: str | None, channel_id: str, reply: Reply, text: str, nonce: str,
                          what: str, lost: bool = False) -> None:
         """Keep a committed change's post in `channel_id` (`text`: what is left of it to post) for later;
-        `what` names it in the log; `lost`: its last try had no answer, so Discord may have posted it."""
+        `what` names it in the log; `lost`: a try of it may have been carried out, so Discord may have posted it."""
         data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
         data.update(text=text.removeprefix("".join(f"<@{pid}> " for pid in reply.pings)),
                     board=reply.image is not None and reply.game_id is not None, **({"lost": True} if lost else {}))
