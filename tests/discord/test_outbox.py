@@ -5,6 +5,7 @@ later; and a turn-builder Confirm shows its board once when replies are lost."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import sqlite3
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
@@ -531,6 +532,19 @@ async def test_an_answer_whose_post_may_have_gone_is_kept_apart(bot, fake, servi
     assert await service.store.deliveries() == []
 
 
+async def test_a_kept_board_whose_try_may_have_gone_before_discord_py_retried_it_is_not_merged(bot, fake, service,
+                                                                                            quick):
+    """The outbox's try of a kept board is made and answered 502, and discord.py's own retry of it is
+    answered 503 (all the bot sees): the board may have been posted, so the next move's answer is
+    not merged with it, and each move is told once."""
+    await _first_answer_kept(bot, fake, service)
+    fake.clear_faults()
+    fake.server_error("channel_message", status=502, after=True)   # made, answered 502
+    fake.server_error("channel_message", status=503, times=None)   # discord.py's retry, and every one after it
+    assert not await bot.outbox.flush()
+    await _each_move_told_once(bot, fake, service)
+
+
 async def test_an_answer_posted_then_retried_into_503s_is_kept_apart(bot, fake, service, quick, monkeypatch):
     """The channel post of a move's answer is made but its reply is lost, and the bot's retries of it
     are answered 503: kept after a 503, it is still kept as a post Discord may have made, so the
@@ -557,6 +571,26 @@ async def _each_move_told_once(bot, fake: FakeDiscord, service: GameService) -> 
     for who, _, san in LINE[:2]:
         assert len(shown(fake, fake.channel_id, f"{who} plays **{san}**")) == 1
     assert await service.store.deliveries() == []
+
+
+async def test_a_kept_board_whose_try_could_not_connect_is_still_merged(bot, fake, service, quick, monkeypatch):
+    """The outbox's try of a kept board cannot reach Discord at all (the connection is refused: the
+    request never left), then the next move's answer is kept: nothing was posted, so one board tells
+    both moves."""
+    await _first_answer_kept(bot, fake, service)
+    fake.clear_faults()
+    tried = len(fake.requests)
+    with socket.socket() as closed, monkeypatch.context() as patch:
+        closed.bind(("127.0.0.1", 0))   # bound, never listening: a connect to it is refused
+        patch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed.getsockname()[1]}/api/v10")
+        assert not await bot.outbox.flush()
+    assert len(fake.requests) == tried   # nothing reached Discord
+    await _second_answer_kept(fake, service)
+
+    await until(bot.outbox.flush)
+    [posted] = shown(fake, fake.channel_id, "alice plays **e4**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> 1. alice plays **e4**")
+    assert "bob plays **e5**" in posted.content and await service.store.deliveries() == []
 
 
 async def test_a_board_merged_while_the_outbox_sends_another_channels_is_told_once(bot, fake, service, quick,
