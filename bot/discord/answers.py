@@ -15,8 +15,10 @@ Two ways to send a Reply:
 Retries. ``deliver_reply`` retries each way (bot/discord/transport.py says which failures, how
 long) for ``RETRY_FOR`` seconds on the interaction, then as long in the channel, then hands the
 answer to the outbox; an error not worth a retry goes to the next way at once. When an answer that
-would be the interaction's own message (a callback, or the edit of "thinking") fails in a way that
-may have gone through, the bot reads what the interaction shows before posting it in the channel.
+would be the interaction's own message (a callback, or the edit of "thinking") fails after an
+attempt that may have gone through (any attempt, not only the last: ``may_have_gone``), the bot
+reads what the interaction shows before posting it in the channel; a post kept after such an
+attempt is kept as one Discord may have made (bot/discord/outbox.py).
 A "thinking" message that could be neither replaced nor deleted is deleted later by the outbox.
 
 No doubles. The answer to a slash command is its callback, which Discord refuses to make twice
@@ -141,7 +143,7 @@ async def deliver_reply(interaction: discord.Interaction, reply: Reply) -> None:
             to_channel = not await _to_interaction(interaction, text, reply.ephemeral, extras)
         if to_channel and (failed := await _to_channel(interaction, reply, index, text, extras)) is not None:
             await _outbox(interaction).keep_post(interaction, reply, "\n".join(texts[index:]),
-                                                 _nonce(interaction, index), _lost(failed))
+                                                 _nonce(interaction, index), may_have_gone(*failed))
             break
     else:
         await show_newest(interaction.client, reply, answered_in(interaction))
@@ -159,11 +161,6 @@ def _outbox(interaction: discord.Interaction) -> Outbox:
     return interaction.client.outbox  # type: ignore[attr-defined]   # KibitzBot.outbox
 
 
-def _lost(error: BaseException) -> bool:
-    """Whether a post that failed with `error` got no answer from Discord, so may have been made."""
-    return not isinstance(error, discord.HTTPException)
-
-
 def _nonce(interaction: discord.Interaction, index: int) -> str:
     return f"{interaction.id}-{index}"   # at most MAX_NONCE characters; the same nonce never posts twice
 
@@ -173,12 +170,13 @@ async def _to_interaction(interaction: discord.Interaction, text: str, ephemeral
     """Send one message as the interaction's answer, retrying. True when it went through; False
     when the channel should have it instead."""
     own_message = not called_back(interaction) or resolves_loading(interaction)   # a callback, or "thinking" edited
+    errors: list[BaseException] = []
     try:
         await with_retries(lambda: send_piece(interaction, text, ephemeral=ephemeral, **extras()),
-                           f"answering interaction {interaction.id}")
+                           f"answering interaction {interaction.id}", errors)
         return True
     except Exception as error:  # noqa: BLE001 - the change is committed: no error may escape
-        if own_message and may_have_gone(error) and await _answer_shown(interaction):
+        if own_message and may_have_gone(*errors) and await _answer_shown(interaction):
             log.info("interaction %s shows its answer after all (%s)", interaction.id, describe(error))
             return True
         log.warning("could not answer interaction %s (%s); posting in the channel instead",
@@ -200,9 +198,10 @@ async def _answer_shown(interaction: discord.Interaction) -> bool:
 
 
 async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int, text: str,
-                      extras: Callable[[], dict[str, Any]]) -> BaseException | None:
+                      extras: Callable[[], dict[str, Any]]) -> list[BaseException] | None:
     """Post one message of the Reply in the interaction's channel, as a plain bot message. None when
-    posted (or when it can never be: a private answer, no channel), else the error it is kept for later after."""
+    posted (or when it can never be: a private answer, no channel), else the errors of its attempts
+    (it is kept for later)."""
     if reply.ephemeral:   # a private answer must not turn public; none of the committed ones is private
         log.error("could not deliver the private answer to interaction %s", interaction.id)
         return None
@@ -210,9 +209,10 @@ async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int
     if not isinstance(channel, discord.abc.Messageable):
         log.error("could not deliver the answer to interaction %s: no channel to post in", interaction.id)
         return None
+    errors: list[BaseException] = []
     try:
         posted = await with_retries(lambda: channel.send(text or None, nonce=_nonce(interaction, index), **extras()),
-                                    f"posting the answer to interaction {interaction.id}")
+                                    f"posting the answer to interaction {interaction.id}", errors)
     except Exception as error:   # noqa: BLE001 - the change is committed: no error may escape
         if retry_delay(error, 0, float("inf")) is None:
             log.error("could not deliver the answer to interaction %s in channel %s: %s",
@@ -220,7 +220,7 @@ async def _to_channel(interaction: discord.Interaction, reply: Reply, index: int
             return None   # refused for good (403, 404): the outbox would fare no better
         log.warning("could not post the answer to interaction %s (%s); keeping it for later", interaction.id,
                     describe(error))
-        return error
+        return errors
     note_message(interaction, posted.id)   # the answer's message, for whoever reads answered_in
     return None
 
@@ -264,15 +264,17 @@ async def post_kept(client: discord.Client, guild_id: str | None, channel: disco
     use_joined_bodies()
     for index, text in enumerate(texts):
         extras: Callable[[], dict[str, Any]] = (lambda: message_kwargs(reply)) if index == len(texts) - 1 else dict
+        errors: list[BaseException] = []
         try:
             message = await with_retries(lambda: channel.send(text or None, nonce=f"{nonce}{index}", **extras()),
-                                         f"posting {what}")
+                                         f"posting {what}", errors)
         except Exception as error:  # noqa: BLE001 - committed: log or keep, never turn into an error
             if retry_delay(error, 0, float("inf")) is None:
                 log.error("could not post %s: %s", what, describe(error), exc_info=error)
             else:
                 await client.outbox.keep_reply(guild_id, str(getattr(channel, "id", "")),  # type: ignore[attr-defined]
-                                               reply, "\n".join(texts[index:]), f"{nonce}{index}", what, _lost(error))
+                                               reply, "\n".join(texts[index:]), f"{nonce}{index}", what,
+                                               may_have_gone(*errors))
             return None
     await show_newest(client, reply, message.id if message is not None else None)
     return message

@@ -24,10 +24,16 @@ and menus off the one before.
 One board per game: of the boards kept for a game, the one of the highest ply (not the one kept
 last: answers can fail out of order) is kept, with the others' headlines ("alice plays e4.")
 above its own text in the order played, so every move is still told. A board Discord may have
-posted already (a try that got no answer, or a post made in part) is merged neither way: it is
-tried again under its own nonce, as under another its headlines would be told twice. The store
-notes this ("lost" in its row) before each try, so a restart, even in the middle of a try, keeps it. A
-board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
+posted already (a try of it, here or before it was kept, failed in a way that may have been carried
+out: a 5xx, a lost or timed-out answer, see bot/discord/transport.py; or a post made in part) is
+merged neither way: it is tried again under its own nonce, as under another its headlines would be
+told twice. The store notes this ("lost" in its row) before each try, so a restart, even in the
+middle of a try, keeps it; the note is taken back only when Discord surely refused the try's first
+piece (a 4xx, 429 included, or no connection made). So boards kept after 5xx answers are each
+posted (the overtaken ones as their headlines alone, below): merging is for tries surely refused.
+Discord holds a nonce for a few minutes only (``enforce_nonce``), so a board in doubt that goes
+through much later may be posted twice; it is tried all the same, as a move told twice is better
+than one lost. A board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
 e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
 buttons, no ping, as the newer board shows the game as it stands and an old position under it
 would only mislead, but the move is still told.
@@ -46,7 +52,7 @@ from typing import Any
 import discord
 
 from bot.discord.context import guild_key
-from bot.discord.transport import describe, retry_delay, split_content
+from bot.discord.transport import describe, may_have_gone, retry_delay, split_content
 from bot.scheduler import Ready, Timer, everywhere
 from bot.service import GameService, Reply
 from bot.store import Delivery
@@ -85,7 +91,7 @@ class Outbox(Timer):
     async def keep_reply(self, guild_id: str | None, channel_id: str, reply: Reply, text: str, nonce: str,
                          what: str, lost: bool = False) -> None:
         """Keep a committed change's post in `channel_id` (`text`: what is left of it to post) for later;
-        `what` names it in the log; `lost`: its last try had no answer, so Discord may have posted it."""
+        `what` names it in the log; `lost`: a try of it may have been carried out, so Discord may have posted it."""
         data: dict[str, Any] = {key: getattr(reply, key) for key in _KEPT}
         data.update(text=text.removeprefix("".join(f"<@{pid}> " for pid in reply.pings)),
                     board=reply.image is not None and reply.game_id is not None, **({"lost": True} if lost else {}))
@@ -204,8 +210,8 @@ class Outbox(Timer):
             try:
                 posted = await channel.send(piece or None, nonce=delivery.ref if index == 0 else f"{delivery.ref}+{index}",
                                             **extra)
-            except discord.HTTPException:
-                if index == 0 and marked:   # Discord answered the first piece with an error: nothing was posted
+            except Exception as error:
+                if index == 0 and marked and not may_have_gone(error):   # surely refused: nothing was posted
                     await self.service.store.mark_delivery(delivery.id or 0, data)
                 raise
         if reply.challenge is not None and reply.game_id is not None:   # the message to edit when it is settled

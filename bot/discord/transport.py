@@ -9,6 +9,14 @@ Discord's ``Via`` header, which discord.py takes for a Cloudflare ban), a droppe
 connection, with backoff (``BACKOFF``), for ``RETRY_FOR`` seconds (:func:`retry_delay` sorts an
 error). Anything else (404 Unknown Webhook once the interaction token is dead, 403) is not retried.
 
+What may have gone. A request that failed may have been carried out all the same, unless Discord
+surely refused it: a 5xx may come after the work is done (and reaches us after discord.py's own
+retries, so an attempt before it may have gone), and a dropped or timed-out connection may have
+lost the answer alone. A 4xx (429 included) or a failed connect (refused, no DNS: the request never
+left) did nothing. :func:`with_retries` hands its caller every attempt's error, and
+:func:`may_have_gone` judges by all of them: a post made whose answer was lost, then retried and
+answered 503, may have gone.
+
 A callback's answer. discord.py asks Discord to echo the message a callback made
 (``with_response``) and builds a full Message from it, components and all; nothing in the bot
 reads it (the message id, which discord.py keeps, is in the answer's ``interaction`` part), so
@@ -101,15 +109,18 @@ def use_joined_bodies() -> None:
         async_context.set(_ADAPTER)
 
 
-async def with_retries(send: Callable[[], Any], what: str) -> Any:
+async def with_retries(send: Callable[[], Any], what: str, errors: list[BaseException] | None = None) -> Any:
     """`send()`, retried as the module docstring says for up to RETRY_FOR seconds; raises the last
-    error. `what` names the request in the log ("answering interaction 12")."""
+    error. `what` names the request in the log ("answering interaction 12"); each attempt's error is
+    appended to `errors`, if given (for may_have_gone)."""
     deadline = asyncio.get_running_loop().time() + RETRY_FOR
     attempt = 0
     while True:
         try:
             return await send()
         except Exception as error:  # noqa: BLE001 - sorted below: retried, or raised
+            if errors is not None:
+                errors.append(error)
             delay = retry_delay(error, attempt, deadline - asyncio.get_running_loop().time())
             if delay is None:
                 raise
@@ -132,10 +143,12 @@ def retry_delay(error: BaseException, attempt: int, left: float) -> float | None
     return delay if delay <= left else None
 
 
-def may_have_gone(error: BaseException) -> bool:
-    """Whether a request that failed with `error` may still have been carried out."""
-    return isinstance(error, (aiohttp.ClientConnectionError, TimeoutError)) or (
-        isinstance(error, discord.HTTPException) and error.status >= 500)
+def may_have_gone(*errors: BaseException) -> bool:
+    """Whether a request whose attempts failed with `errors` may have been carried out all the same:
+    one of them is a 5xx, a timeout, or a connection error other than a failed connect (module docstring)."""
+    return any(isinstance(error, (aiohttp.ClientConnectionError, TimeoutError))
+               and not isinstance(error, aiohttp.ClientConnectorError)   # never connected: nothing sent
+               or isinstance(error, discord.HTTPException) and error.status >= 500 for error in errors)
 
 
 def _retry_after(error: discord.HTTPException) -> float | None:

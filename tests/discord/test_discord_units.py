@@ -8,7 +8,7 @@ import discord
 from bot.config import load
 from bot.discord.app import DEFAULT_API_BASE, DiscordConfig
 from bot.discord.transport import split_content
-from bot.discord.transport import BACKOFF, retry_delay
+from bot.discord.transport import BACKOFF, may_have_gone, retry_delay
 
 
 def test_config_reads_the_environment(tmp_path):
@@ -60,3 +60,12 @@ def test_the_bot_retries_every_5xx_429_and_lost_connection_while_time_is_left():
     assert retry_delay(_http_error(discord.NotFound, 404), 0, 60) is None
     assert retry_delay(_http_error(discord.Forbidden, 403), 0, 60) is None
     assert retry_delay(ValueError("a bug"), 0, 60) is None
+
+
+def test_a_request_may_have_gone_unless_discord_surely_refused_every_attempt():
+    refused = aiohttp.ClientConnectorError(SimpleNamespace(host="discord.com", port=443, ssl=True),  # type: ignore[arg-type]
+                                           ConnectionRefusedError(111, "Connection refused"))
+    rate_limited, not_found = _http_error(discord.HTTPException, 429), _http_error(discord.NotFound, 404)
+    assert not may_have_gone(refused, rate_limited, not_found)   # never sent, or answered with a refusal
+    for doubt in (_http_error(discord.DiscordServerError, 503), aiohttp.ServerDisconnectedError(), TimeoutError()):
+        assert may_have_gone(doubt) and may_have_gone(doubt, rate_limited) and may_have_gone(refused, doubt)

@@ -5,6 +5,7 @@ later; and a turn-builder Confirm shows its board once when replies are lost."""
 from __future__ import annotations
 
 import asyncio
+import socket
 import sqlite3
 from collections.abc import Awaitable, Callable
 from types import SimpleNamespace
@@ -17,7 +18,7 @@ from bot.discord.answers import message
 from bot.service import GameService, Reply
 from bot.store import Delivery, SqliteStore
 from tests.discord.conftest import running_bot, tiny_png
-from tests.discord.fake_discord import FakeDiscord, Sent
+from tests.discord.fake_discord import Fault, FakeDiscord, Sent
 from tests.discord.test_discord_commands import PNG_MAGIC, start_game
 from tests.discord.test_deadlines import begin, posted, service_with
 from tests.discord.test_discord_faults import _FastAsyncio
@@ -275,12 +276,12 @@ async def test_an_answer_kept_with_the_older_ping_field_still_pings(bot, fake, s
 
 
 async def _first_answer_kept(bot, fake: FakeDiscord, service: GameService) -> None:
-    """A game whose first move's answer is kept (posts answer 503 until clear_faults); the outbox
-    sends only when the test calls flush."""
+    """A game whose first move's answer is kept (posts refused with a 429 until clear_faults, so it
+    may be merged); the outbox sends only when the test calls flush."""
     await start_game(fake)
     await bot.outbox.stop()
     fake.unknown_webhook("answer")
-    fake.server_error("channel_message", status=503, times=None)
+    _refuse_posts(fake)
     await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
     await until(service.store.deliveries)
 
@@ -463,10 +464,10 @@ async def test_a_kept_board_whose_post_may_have_gone_stays_apart_after_a_restart
 
 
 async def test_a_kept_board_discord_refused_to_post_is_still_merged_after_a_restart(bot, fake, service, quick):
-    """The outbox's try of a kept board is answered 503 (so nothing was posted), then the outbox is
-    started afresh and the next move's answer is kept: one board tells both moves."""
+    """The outbox's try of a kept board is refused with a 429 (so nothing was posted), then the outbox
+    is started afresh and the next move's answer is kept: one board tells both moves."""
     await _first_answer_kept(bot, fake, service)
-    assert not await bot.outbox.flush()   # 503 still
+    assert not await bot.outbox.flush()   # 429 still
     _restart_outbox(bot, service)
     await _second_answer_kept(fake, service)
 
@@ -491,9 +492,10 @@ def _restart_outbox(bot, service: GameService) -> None:
 
 
 async def _second_answer_kept(fake: FakeDiscord, service: GameService) -> None:
-    """The answer to bob's e5 is kept (dead token, posts answer 503 until the end); then Discord answers again."""
+    """The answer to bob's e5 is kept (dead token, posts refused with a 429 until the end: it may be
+    merged); then Discord answers again."""
     fake.unknown_webhook("answer")
-    fake.server_error("channel_message", status=503, times=None)
+    _refuse_posts(fake)
     await fake.slash("move", {"move": "e7e5"}, user=fake.bob, wait=False)
     await until(lambda: _kept_ply(service, 2))
     fake.clear_faults()
@@ -503,16 +505,22 @@ async def _kept_ply(service: GameService, ply: int) -> bool:
     return any(d.reply.get("ply") == ply for d in await service.store.deliveries())
 
 
+def _refuse_posts(fake: FakeDiscord) -> Fault:
+    """Posts in channels refused with a 429 until cleared: Discord surely made none of them."""
+    return fake.rate_limit("channel_message", 0.05, times=None)
+
+
 @pytest.mark.parametrize("lost", ["first", "second"])
 async def test_an_answer_whose_post_may_have_gone_is_kept_apart(bot, fake, service, quick, lost):
     """Two moves' answers are kept, one of them after posts whose replies were all lost (Discord made
-    the post, the bot cannot tell): neither is merged into the other, so each move is told once."""
+    the post, the bot cannot tell), the other after posts Discord refused: neither is merged into the
+    other, so each move is told once."""
     await start_game(fake)
     await bot.outbox.stop()   # sent when the test says
     fake.unknown_webhook("answer")
     for ply, (who, move, _) in enumerate(LINE[:2], start=1):
         fault = (fake.disconnect("channel_message", after=True, times=None) if (ply == 1) == (lost == "first")
-                 else fake.server_error("channel_message", status=503, times=None))
+                 else _refuse_posts(fake))
         await fake.slash("move", {"move": move}, user=getattr(fake, who), wait=False)
         await until(lambda: _kept_ply(service, ply))
         fake.faults.remove(fault)
@@ -522,6 +530,67 @@ async def test_an_answer_whose_post_may_have_gone_is_kept_apart(bot, fake, servi
     for who, _, san in LINE[:2]:
         assert len(shown(fake, fake.channel_id, f"{who} plays **{san}**")) == 1
     assert await service.store.deliveries() == []
+
+
+async def test_a_kept_board_whose_try_may_have_gone_before_discord_py_retried_it_is_not_merged(bot, fake, service,
+                                                                                            quick):
+    """The outbox's try of a kept board is made and answered 502, and discord.py's own retry of it is
+    answered 503 (all the bot sees): the board may have been posted, so the next move's answer is
+    not merged with it, and each move is told once."""
+    await _first_answer_kept(bot, fake, service)
+    fake.clear_faults()
+    fake.server_error("channel_message", status=502, after=True)   # made, answered 502
+    fake.server_error("channel_message", status=503, times=None)   # discord.py's retry, and every one after it
+    assert not await bot.outbox.flush()
+    await _each_move_told_once(bot, fake, service)
+
+
+async def test_an_answer_posted_then_retried_into_503s_is_kept_apart(bot, fake, service, quick, monkeypatch):
+    """The channel post of a move's answer is made but its reply is lost, and the bot's retries of it
+    are answered 503: kept after a 503, it is still kept as a post Discord may have made, so the
+    next move's answer is not merged with it, and each move is told once."""
+    monkeypatch.setattr(transport, "RETRY_FOR", 2.0)   # time for a retry after the lost reply
+    await start_game(fake)
+    await bot.outbox.stop()   # sent when the test says
+    fake.unknown_webhook("answer")
+    fake.disconnect("channel_message", after=True)   # made, then the connection drops
+    fake.server_error("channel_message", status=503, times=None)
+    await fake.slash("move", {"move": "e2e4"}, user=fake.alice, wait=False)
+    await until(service.store.deliveries)
+    assert any(r.status == 503 for r in fake.requests_to("channel_message"))   # retried, into a 503
+    await _each_move_told_once(bot, fake, service)
+
+
+async def _each_move_told_once(bot, fake: FakeDiscord, service: GameService) -> None:
+    """After a post of alice's e4 Discord made (the bot cannot tell) and kept in doubt: the answer to
+    bob's e5 is kept too, then both are sent, and each move is told once."""
+    assert len(shown(fake, fake.channel_id, "alice plays **e4**")) == 1
+    fake.clear_faults()
+    await _second_answer_kept(fake, service)
+    await until(bot.outbox.flush)
+    for who, _, san in LINE[:2]:
+        assert len(shown(fake, fake.channel_id, f"{who} plays **{san}**")) == 1
+    assert await service.store.deliveries() == []
+
+
+async def test_a_kept_board_whose_try_could_not_connect_is_still_merged(bot, fake, service, quick, monkeypatch):
+    """The outbox's try of a kept board cannot reach Discord at all (the connection is refused: the
+    request never left), then the next move's answer is kept: nothing was posted, so one board tells
+    both moves."""
+    await _first_answer_kept(bot, fake, service)
+    fake.clear_faults()
+    tried = len(fake.requests)
+    with socket.socket() as closed, monkeypatch.context() as patch:
+        closed.bind(("127.0.0.1", 0))   # bound, never listening: a connect to it is refused
+        patch.setattr(discord.http.Route, "BASE", f"http://127.0.0.1:{closed.getsockname()[1]}/api/v10")
+        assert not await bot.outbox.flush()
+    assert len(fake.requests) == tried   # nothing reached Discord
+    await _second_answer_kept(fake, service)
+
+    await until(bot.outbox.flush)
+    [posted] = shown(fake, fake.channel_id, "alice plays **e4**")
+    assert posted.files and posted.content.startswith(f"<@{fake.alice['id']}> 1. alice plays **e4**")
+    assert "bob plays **e5**" in posted.content and await service.store.deliveries() == []
 
 
 async def test_a_board_merged_while_the_outbox_sends_another_channels_is_told_once(bot, fake, service, quick,
@@ -535,7 +604,7 @@ async def test_a_board_merged_while_the_outbox_sends_another_channels_is_told_on
     await start_in(fake, fake.channel_id)
     await bot.outbox.stop()   # sent when the test says
     fake.unknown_webhook("answer")
-    fake.server_error("channel_message", status=503, times=None)
+    _refuse_posts(fake)
     for channel in (other, fake.channel_id):   # the other channel's row is the older one
         await fake.slash("move", {"move": "e2e4"}, user=fake.alice, channel=channel, wait=False)
         await until(lambda: _kept_in(service, channel))
