@@ -46,16 +46,19 @@ class Computer(Tables):
         return info
 
     async def _challenge_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
-                                  level: int | None, play_in: str | None, days: int | None = None) -> Reply:
+                                  level: int | None, play_in: str | None, days: int | None = None,
+                                  rematch_of: int | None = None) -> Reply:
         """A game against the computer, begun at once in `play_in` (a thread made for it), else in
-        `channel`; the member's `days` per move as in any challenge (the computer has no deadline).
+        `channel`; the member's `days` per move as in any challenge (the computer has no deadline);
+        `rematch_of`: the finished game whose Rematch began it.
         The cap (MAX_GAMES) is checked again and the game created under a lock of the member's in
         this server, so challenges made at once cannot pass it together."""
         async with self._lock(f"computer-games:{guild}:{user.id}"):
-            return await self._begin_computer(channel, user, slug, guild, colour, level, play_in, days)
+            return await self._begin_computer(channel, user, slug, guild, colour, level, play_in, days, rematch_of)
 
     async def _begin_computer(self, channel: str, user: Player, slug: str, guild: str | None, colour: str,
-                              level: int | None, play_in: str | None, days: int | None) -> Reply:
+                              level: int | None, play_in: str | None, days: int | None,
+                              rematch_of: int | None = None) -> Reply:
         level = engine.DEFAULT_LEVEL if level is None else level
         info = await self.check_computer(guild, user, slug, level)
         drawn = colour == "random"
@@ -76,7 +79,7 @@ class Computer(Tables):
                                 start_fen=game.fen(), created_at=now, updated_at=now, rules_version=RULES_VERSION,
                                 home_channel_id=channel, challenger_id=user.id,
                                 move_seconds=days * DAY if days else
-                                (int(self.move_deadline) if self.move_deadline else None))
+                                (int(self.move_deadline) if self.move_deadline else None), rematch_of=rematch_of)
             self._settle(record, game)
             await self._create(record)
             self._live[where] = Live(record, game)

@@ -3,6 +3,7 @@ game ends or turns back by agreement: resign, draw, takeback, abort."""
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 import rules
 from rules import Ending, Game, Outcome
@@ -228,15 +229,12 @@ class Games(Tables):
         return any(pid == user.id for pid, _ in record.players)
 
     async def rematch(self, channel: str, user: Player, game_id: int, guild: str | None = None,
-                      play_in: str | None = None) -> Reply:
+                      play_in: str | None = None, link: Callable[[GameRecord], str | None] | None = None) -> Reply:
         """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`
         (of the game's server `guild`). Against the computer the new game, at the same level,
-        begins at once, in `play_in` (a thread made for it) or else in `channel`."""
-        record = await self.store.get(game_id)
-        if record is None or record.solo or record.status != GameStatus.FINISHED:
-            raise UserError("A rematch is offered once a two-player game is over.")
-        if guild != record.guild_id:
-            raise UserError("A rematch is offered in the server where the game was played.")
+        begins at once, in `play_in` (a thread made for it) or else in `channel`, and only once:
+        a second press is told where it is (`link(record)`, where the front end can point to it)."""
+        record = await self.check_rematch(user, game_id, guild, link)
         colour = self._seat(record, user)
         other_id, other_name = next((pid, name) for pid, name in record.players if pid != user.id)
         async with self._lock(channel):
@@ -251,10 +249,40 @@ class Games(Tables):
                     raise UserError(f"{other_name} has already offered a rematch: accept it with its buttons.")
             seconds = record.move_seconds
             days = seconds // DAY if seconds and seconds % DAY == 0 and MIN_DAYS <= seconds // DAY <= MAX_DAYS else None
+            colour = rules.BLACK if colour == rules.WHITE else rules.WHITE
+            if computer.seat(record.players) is not None:   # one game, two presses at once too; it notes whose rematch it is
+                await self._refuse_second_rematch(game_id, link)
+                return await self._challenge_computer(channel, user, record.variant, record.guild_id, colour,
+                                                      computer.level_of(other_id), play_in, days, rematch_of=game_id)
             return await self.challenge(channel, user, Player(other_id, other_name), record.variant,
                                         guild=record.guild_id,
-                                        colour=rules.BLACK if colour == rules.WHITE else rules.WHITE, days=days,
+                                        colour=colour, days=days,
                                         play_in=play_in)
+
+    async def check_rematch(self, user: Player, game_id: int, guild: str | None,
+                            link: Callable[[GameRecord], str | None] | None = None) -> GameRecord:
+        """Finished game `game_id`, refused (UserError) unless `user` played it and may ask for its
+        rematch in server `guild`; against the computer, only once, under the cap and where the server
+        lets it play. Cheap: a front end calls it before it opens a thread for the new game."""
+        record = await self.store.get(game_id)
+        if record is None or record.solo or record.status != GameStatus.FINISHED:
+            raise UserError("A rematch is offered once a two-player game is over.")
+        if guild != record.guild_id:
+            raise UserError("A rematch is offered in the server where the game was played.")
+        self._seat(record, user)   # first: a bystander hears only that, not about their own games
+        if (seat := computer.seat(record.players)) is not None:
+            await self._refuse_second_rematch(game_id, link)
+            await self.check_computer(guild, user, record.variant, computer.level_of(record.players[seat][0]))
+        return record
+
+    async def _refuse_second_rematch(self, game_id: int, link: Callable[[GameRecord], str | None] | None) -> None:
+        """A game against the computer has one rematch (it begins at once), read from the store (so
+        it holds after a restart): a second press is told where that one is."""
+        began = await self.store.rematch_of(game_id)
+        if began is not None:
+            where = link(began) if link is not None else None
+            raise UserError(f"Your rematch of game #{game_id} has begun already: game #{began.id}"
+                            + (f", in {where}." if where else "."))
 
     async def check_player(self, channel: str, user: Player, game_id: int | None = None) -> None:
         """Raise UserError unless `user` plays the game in play here (game `game_id`, if given)."""

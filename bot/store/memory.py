@@ -60,6 +60,9 @@ class InMemoryStore:
                 and (statuses is None or r.status in statuses)]
         return max(rows, key=lambda r: r.id or 0).copy() if rows else None
 
+    async def rematch_of(self, game_id: int) -> GameRecord | None:
+        return next((r.copy() for r in self._rows.values() if r.rematch_of == game_id), None)
+
     async def open_games(self) -> list[GameRecord]:
         return [r.copy() for r in self._rows.values() if r.is_open]
 

@@ -180,6 +180,9 @@ class PostgresStore(SetsAsideBadRows):
         return await self._one("SELECT * FROM games WHERE channel_id = $1 AND status = ANY($2::text[]) "
                                "ORDER BY id DESC LIMIT 1", channel_id, list(statuses))
 
+    async def rematch_of(self, game_id: int) -> GameRecord | None:
+        return await self._one("SELECT * FROM games WHERE rematch_of = $1 ORDER BY id LIMIT 1", game_id)
+
     async def open_games(self) -> list[GameRecord]:
         return await self._many(f"SELECT * FROM games WHERE {OPEN_SQL} ORDER BY id")
 

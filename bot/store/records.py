@@ -99,6 +99,7 @@ class GameRecord:
     daily: str | None = None             # YYYY-MM-DD (UTC) of a daily deal
     par: int | None = None               # best score the daily's solver found
     practice: bool = False               # a puzzle's play after a counted finish (migration 007): not on the board
+    rematch_of: int | None = None        # the finished game this game against the computer is the rematch of (008)
     id: int | None = None
 
     def __post_init__(self) -> None:   # ValueError for a status or ending no enum names
@@ -214,6 +215,8 @@ class GameStore(Protocol):
     async def open_game(self, channel_id: str) -> GameRecord | None: ...
     async def latest(self, channel_id: str, statuses: tuple[str, ...] | None = None) -> GameRecord | None:
         """The newest game played in a channel or thread (of those statuses, if given)."""
+    async def rematch_of(self, game_id: int) -> GameRecord | None:
+        """The game begun as the rematch of game `game_id` (migration 008), or None."""
     async def open_games(self) -> list[GameRecord]: ...
     async def count_open(self) -> int: ...
     async def close(self) -> None: ...

@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 GAME_COLUMNS = ("variant", "guild_id", "channel_id", "players", "seed", "start_fen", "moves", "fen", "status",
                 "result", "reason", "ending", "score", "draw_offer", "created_at", "updated_at", "version",
                 "rules_version", "error", "home_channel_id", "message_id", "challenger_id", "move_seconds", "due_at",
-                "reminded", "takeback_offer", "hints", "plies_played", "daily", "par", "practice")
+                "reminded", "takeback_offer", "hints", "plies_played", "daily", "par", "practice", "rematch_of")
 
 DAILY_COLUMNS = ("day", "variant", "player_id", "guild_id", "name", "game_id", "solved", "score", "hints", "plies",
                  "finished_at")

@@ -144,6 +144,9 @@ class SqliteStore(SetsAsideBadRows):
         return await self._one(f"SELECT * FROM games WHERE channel_id = ? AND status IN ({marks}) "
                                "ORDER BY id DESC LIMIT 1", (channel_id, *statuses))
 
+    async def rematch_of(self, game_id: int) -> GameRecord | None:
+        return await self._one("SELECT * FROM games WHERE rematch_of = ? ORDER BY id LIMIT 1", (game_id,))
+
     async def open_games(self) -> list[GameRecord]:
         return await self._many(f"SELECT * FROM games WHERE {OPEN_SQL} ORDER BY id", ())
 

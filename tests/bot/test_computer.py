@@ -524,6 +524,51 @@ async def test_a_rematch_against_the_computer_begins_at_once_at_the_same_level(s
 
 
 @pytest.mark.asyncio
+async def test_a_game_against_the_computer_has_one_rematch_pressed_at_once_or_after_a_restart(tmp_path):
+    store = await SqliteStore.open(tmp_path / "k.sqlite3")
+    service = GameService(store, renderer=fake_png)
+    first = await service.challenge(CHANNEL, ALICE, COMPUTER, "zoo", guild=GUILD, level=2)
+    await service.resign(CHANNEL, ALICE)
+    pressed = await asyncio.gather(*(service.rematch(CHANNEL, ALICE, first.game_id, guild=GUILD, play_in=f"thread-{n}")
+                                     for n in (2, 3)), return_exceptions=True)
+    [begun] = [r for r in pressed if not isinstance(r, Exception)]
+    [refused] = [r for r in pressed if isinstance(r, Exception)]
+    where = (await store.get(begun.game_id)).channel_id
+    assert str(refused) == f"Your rematch of game #{first.game_id} has begun already: game #{begun.game_id}."
+    await store.close()
+    store = await SqliteStore.open(tmp_path / "k.sqlite3")   # a restart: read from the store, not from memory
+    try:
+        service = GameService(store, renderer=fake_png)
+        await service.resign(where, ALICE)   # the rematch over, the first game's Rematch still points to it
+        for press in (service.check_rematch(ALICE, first.game_id, GUILD, lambda r: f"<#{r.channel_id}>"),
+                      service.rematch(CHANNEL, ALICE, first.game_id, guild=GUILD, play_in="thread-4")):
+            with pytest.raises(UserError, match=f"^Your rematch of game #{first.game_id} has begun already: "
+                                                f"game #{begun.game_id}(, in <#{where}>)?.$"):
+                await press
+        assert [r.id for r in await store.open_in_guild(GUILD)] == []
+        assert (await store.rematch_of(first.game_id)).id == begun.game_id
+    finally:
+        await store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_bystander_asking_for_the_rematch_of_a_game_against_the_computer_is_told_only_that(store):
+    service = GameService(store, renderer=fake_png)
+    first = await service.challenge(CHANNEL, ALICE, COMPUTER, "zoo", guild=GUILD)
+    await service.resign(CHANNEL, ALICE)
+    for n in range(3):   # bob is at the cap
+        await service.challenge(f"chan-{n}", BOB, COMPUTER, "zoo", guild=GUILD)
+    for turned_off in (False, True):   # at the cap, then with the computer turned off as well
+        if turned_off:
+            await service.change_settings(GUILD, computer=False)
+        for press in (service.check_rematch(BOB, first.game_id, GUILD),
+                      service.rematch(CHANNEL, BOB, first.game_id, guild=GUILD, play_in="thread-2")):
+            with pytest.raises(UserError, match="^You are not playing in this game.$"):
+                await press
+    assert await store.rematch_of(first.game_id) is None
+
+
+@pytest.mark.asyncio
 async def test_the_console_plays_the_computer_with_discords_argument_order(tmp_path):
     store = InMemoryStore()
     service = GameService(store, renderer=fake_png)

@@ -39,11 +39,19 @@ async def test_a_record_round_trips_with_every_field(any_store):
     rec = record(guild_id="77", seed=2**40 + 3, start_fen=START, moves=["e2e4", "g1f3 f1/g2"], result=None,
                  draw_offer="2", rules_version="0.2.0", score=None, home_channel_id="home", message_id="991",
                  challenger_id="1", move_seconds=86400, due_at=1.8e9 + 0.25, reminded=True, takeback_offer="1",
-                 hints=2, plies_played=7, daily="2026-11-23", par=3, practice=True)
+                 hints=2, plies_played=7, daily="2026-11-23", par=3, practice=True,
+                 rematch_of=2**40 + 9)
     game_id = await any_store.create(rec)
     assert rec.id == game_id
     assert await any_store.get(game_id) == rec
     assert await any_store.get(game_id + 1000) is None
+
+
+async def test_the_rematch_of_a_game_is_found_by_the_game_it_is_the_rematch_of(any_store):
+    first = await any_store.create(record(channel="t1", status="finished"))
+    assert await any_store.rematch_of(first) is None
+    second = await any_store.create(record(channel="t2", rematch_of=first))
+    assert (await any_store.rematch_of(first)).id == second and await any_store.rematch_of(second) is None
 
 
 async def test_an_endings_kind_is_kept_and_read_back_as_an_ending_whatever_its_words_say(any_store):

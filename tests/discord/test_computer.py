@@ -46,6 +46,14 @@ async def first_move(service, thread_id: str, user) -> str:
     return (await service.move_suggestions(thread_id, Player(user["id"], user["username"]), "", None))[0]
 
 
+async def resigned_with_rematch(fake) -> tuple[str, str]:
+    """alice's game against the computer, resigned: its thread and its final board's Rematch button."""
+    await play_kibitz(fake, fake.alice)
+    first = thread_of(fake, fake.alice)
+    resigned = await fake.slash("resign", user=fake.alice, channel=first)
+    return first, next(c["custom_id"] for c in resigned.components() if c.get("label") == "Rematch")
+
+
 def index_of(fake, method: str, path: str, start: int = 0) -> int:
     return next(i for i, r in enumerate(fake.requests) if i >= start and r.method == method and r.path == path)
 
@@ -150,10 +158,7 @@ async def test_after_a_restart_while_the_computer_is_to_move_it_moves(fake, tmp_
 
 
 async def test_rematch_against_the_computer_begins_at_once_in_a_new_thread(bot, fake, service):
-    await play_kibitz(fake, fake.alice)
-    first = thread_of(fake, fake.alice)
-    resigned = await fake.slash("resign", user=fake.alice, channel=first)
-    rematch = next(c["custom_id"] for c in resigned.components() if c.get("label") == "Rematch")
+    first, rematch = await resigned_with_rematch(fake)
     again = await fake.click(rematch, user=fake.alice)
     [second] = [t for t in fake.threads if t != first]
     assert not again.reply.ephemeral and second in again.reply.content and "Accept" not in again.text
@@ -162,3 +167,27 @@ async def test_rematch_against_the_computer_begins_at_once_in_a_new_thread(bot, 
     record = await service.store.open_game(second)
     assert record.players[0][0] == "computer:1" and record.home_channel_id == fake.channel_id   # colours swapped
     await fake.wait_until(lambda: replies(fake, second), timeout=WAIT)   # as White it moves first
+
+
+async def test_a_second_rematch_press_points_to_the_game_begun_and_opens_no_thread(bot, fake, service):
+    first, rematch = await resigned_with_rematch(fake)
+    await fake.click(rematch, user=fake.alice)
+    [second] = [t for t in fake.threads if t != first]
+    again = await fake.click(rematch, user=fake.alice)
+    old, new = (await service.store.latest(first)).id, (await service.store.latest(second)).id
+    assert again.reply.ephemeral
+    assert again.reply.content == f"Your rematch of game #{old} has begun already: game #{new}, in <#{second}>."
+    assert len(fake.requests_to("create_thread")) == 2 and len(fake.threads) == 2
+    assert [r.channel_id for r in await service.store.open_games()] == [second]
+
+
+async def test_a_bystanders_rematch_press_is_refused_privately_before_any_thread_is_made(bot, fake, service):
+    first, rematch = await resigned_with_rematch(fake)
+    for bobs_games in (0, 3):   # and with bob at the cap on games against the computer
+        for _ in range(bobs_games):
+            await play_kibitz(fake, fake.bob)
+        refused = await fake.click(rematch, user=fake.bob)
+        assert refused.reply.ephemeral and refused.reply.content == "You are not playing in this game."
+        assert len(fake.requests_to("create_thread")) == 1 + bobs_games
+    old = (await service.store.latest(first)).id
+    assert fake.requests_to("DELETE /channels/[^/]+") == [] and await service.store.rematch_of(old) is None

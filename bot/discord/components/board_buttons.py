@@ -34,7 +34,7 @@ from bot.discord.transport import describe
 from bot.discord.tree import report_error
 from bot.service import seats as computer
 from bot.service import Reply
-from bot.store import GameRecord, GameStatus
+from bot.store import GameRecord
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +170,7 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
         (else in place); the answer points to it."""
         await interaction.response.defer()   # a thread and a board to make: more than a quick answer
         service, user, guild = service_of(interaction), player(interaction.user), guild_key(interaction)
-        if record.status == GameStatus.FINISHED and guild == record.guild_id:   # else rematch() says why not
-            await service.check_computer(guild, user, record.variant, level)   # before any thread is made
+        await service.check_rematch(user, self.game_id, guild, _mention)   # before any thread is made
         info = rules.VARIANTS.get(record.variant)
         home = record.home_channel_id if record.home_channel_id != record.channel_id else None
         parent = interaction.client.get_channel(int(home)) if home else None
@@ -179,14 +178,19 @@ class RematchButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
                                                           if info else record.variant)) \
             if isinstance(parent, discord.TextChannel) and (await service.server_settings(guild)).threads else None
         return await begin_in(interaction, thread, lambda play_in: service.rematch(
-            home if home and play_in else channel_key(interaction), user, self.game_id, guild=guild, play_in=play_in),
-            [user.id])
+            home if home and play_in else channel_key(interaction), user, self.game_id, guild=guild, play_in=play_in,
+            link=_mention), [user.id])
 
     async def after(self, interaction: discord.Interaction, reply: Reply) -> None:
         """As after a /challenge: note the message (edited when the challenge is settled) and
         announce it in the server's challenge channel (a game against the computer has no challenge)."""
         if reply.challenge is not None:
             await announce_challenge(interaction, service_of(interaction), reply)
+
+
+def _mention(record: GameRecord) -> str:
+    """Where a game is played, as Discord links it."""
+    return f"<#{record.channel_id}>"
 
 
 class TakebackButton(_GameButton, discord.ui.DynamicItem[discord.ui.Button],
