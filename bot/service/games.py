@@ -228,6 +228,7 @@ class Games(Tables):
             return not declining
         return any(pid == user.id for pid, _ in record.players)
 
+    @tells_notices
     async def rematch(self, channel: str, user: Player, game_id: int, guild: str | None = None,
                       play_in: str | None = None, link: Callable[[GameRecord], str | None] | None = None) -> Reply:
         """Challenge the other player of finished game `game_id` again, colours swapped, in `channel`

@@ -552,6 +552,24 @@ async def test_a_game_against_the_computer_has_one_rematch_pressed_at_once_or_af
 
 
 @pytest.mark.asyncio
+async def test_a_rematch_against_the_computer_tells_the_news_of_a_game_set_aside_in_its_channel(store):
+    """As every channel command does: a game of the channel that no longer replays is set aside,
+    and the rematch's answer says so, once."""
+    service = GameService(store, renderer=fake_png)
+    first = await service.challenge(CHANNEL, ALICE, COMPUTER, "standard", guild=GUILD, level=2)
+    await service.resign(CHANNEL, ALICE)
+    start = rules.new_game("standard").fen()
+    await store.create(GameRecord("standard", CHANNEL, [(BOB.id, BOB.name), ("3", "carol")], start, GameStatus.ACTIVE,
+                                  GUILD, start_fen=start, moves=["e2e5"]))   # a move the rules no longer allow
+    reply = await service.rematch(CHANNEL, ALICE, first.game_id, guild=GUILD, play_in="thread-2")
+    assert reply.text.startswith("Game #2 (Standard chess) could not be restored")
+    assert "plays Kibitz (level 2, novice)" in reply.text
+    with pytest.raises(UserError) as next_command:   # told once: not again with the next command here
+        await service.move(CHANNEL, ALICE, "e2e4")
+    assert "could not be restored" not in str(next_command.value)
+
+
+@pytest.mark.asyncio
 async def test_a_bystander_asking_for_the_rematch_of_a_game_against_the_computer_is_told_only_that(store):
     service = GameService(store, renderer=fake_png)
     first = await service.challenge(CHANNEL, ALICE, COMPUTER, "zoo", guild=GUILD)
