@@ -1,7 +1,7 @@
 """The levels' ladder: each level against the one below, and a beginner against level 1, over a
 sample of quick variants and seeded openings, each opening played once with each colour.
 
-    python benchmarks/engine_ladder.py [--scale 0.1] [--openings 2] [--plies 60] [--jobs 1]
+    python benchmarks/engine_ladder.py [--scale 1] [--openings 2] [--plies 40] [--jobs 1]
                                        [--matches beginner:1,2:1,...,8:7] [--timed] [slug ...]
     (default variants: standard zoo junta glory moderation clerical)
 
@@ -10,9 +10,11 @@ of engine_strength.py (`beginner`, `greedy`, `random`). Each game starts from an
 `--opening-plies` seeded random turns (the seed is the variant and the opening's number), so games
 differ, and each opening is played once with each colour. Each level searches its own budget of
 positions (engine/levels.py) times `--scale` (at least 50) and never looks at the clock: the same
-games on any machine, however busy. With `--timed`, each level thinks its own time per move times
-`--scale` instead, as the bot does. A game not decided in `--plies` plies after the opening is won
-by a side `--ahead` or more points of material ahead (P1 N3 B3 R5 Q9, other men 3), else drawn.
+games on any machine, however busy. Scaled down, the upper levels seldom finish a deeper iteration
+than the level below, so only the full budgets (`--scale 1`, the default) show them as they play.
+With `--timed`, each level thinks its own time per move times `--scale` instead, as the bot does.
+A game not decided in `--plies` plies after the opening is won by a side `--ahead` or more points
+of material ahead (P1 N3 B3 R5 Q9, other men 3), else drawn.
 `--jobs N` plays N games at once in worker processes (run it `nice`: on a shared machine).
 
 Prints each game, then a table: each match's score per variant, in all, as a share with its
@@ -84,11 +86,11 @@ def share(scores: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("slugs", nargs="*")
-    parser.add_argument("--scale", type=float, default=0.1)
+    parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--timed", action="store_true", help="levels by their time, not their budget of positions")
     parser.add_argument("--openings", type=int, default=2)
     parser.add_argument("--opening-plies", type=int, default=4)
-    parser.add_argument("--plies", type=int, default=60)
+    parser.add_argument("--plies", type=int, default=40)
     parser.add_argument("--ahead", type=int, default=3, help="material points that win an unfinished game")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--matches", default="beginner:1," + ",".join(f"{n}:{n - 1}" for n in range(2, engine.MAX_LEVEL + 1)))

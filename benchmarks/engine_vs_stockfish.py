@@ -2,6 +2,7 @@
 and at UCI_LimitStrength with UCI_Elo 1350 (the weakest it allows).
 
     python benchmarks/engine_vs_stockfish.py [--games 4] [--seconds 0.2] [--stockfish-seconds 0.1]
+    python benchmarks/engine_vs_stockfish.py --beginner [--games 4] [--plies 120]
 
 `--games` per colour against each; the engine thinks `--seconds` a move, Stockfish
 `--stockfish-seconds` (it sees the game's moves, so it knows repetitions). Games are played by
@@ -10,11 +11,17 @@ material ahead, else drawn. Prints each game, then per opponent the score and th
 with its 95% margin (the normal approximation of the mean score); when every game went one way,
 only a bound: "beyond" what a half point more (or less) would give.
 Stockfish's own calibration is for longer games: treat the 1350 as a name, not a rating.
+
+With `--beginner`, engine_strength.py's beginner plays instead, against Stockfish as the bot's
+lowest Stockfish level plays (bot/stockfish.py: level 4, Skill Level 0, the level's time) and
+against the built-in engine's level 1; a game not decided in `--plies` plies is won by a side 3 or
+more points of material ahead. This is why levels 1 to 3 stay the built-in engine's.
 """
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 from pathlib import Path
 
@@ -25,8 +32,8 @@ import chess.engine  # noqa: E402
 
 import engine  # noqa: E402
 import rules  # noqa: E402
-from engine_strength import play_one  # noqa: E402  (this folder, beside this script)
-from bot.stockfish import find_stockfish  # noqa: E402
+from engine_strength import beginner, lead, play_one  # noqa: E402  (this folder, beside this script)
+from bot.stockfish import FIRST_LEVEL, find_stockfish, setting  # noqa: E402
 
 OPPONENTS = {"Skill Level 0": {"Skill Level": 0},
              "UCI_Elo 1350": {"UCI_LimitStrength": True, "UCI_Elo": 1350}}
@@ -55,18 +62,51 @@ def stockfish_player(stockfish: chess.engine.SimpleEngine, options: dict[str, in
     return play
 
 
+def beginner_against(opponent, games: int, plies: int) -> list[float]:
+    """The beginner's scores against `opponent` (game, rng) -> move, `games` games with each colour."""
+    scores = []
+    for colour in (rules.WHITE, rules.BLACK):
+        for number in range(games):
+            game, rng = rules.new_game("standard", seed=1), random.Random(f"beginner/{colour}/{number}")
+            while game.outcome is None and len(game.history) < plies:
+                game.play(beginner(game, rng) if game.turn == colour else opponent(game, rng))
+            if game.outcome is not None:
+                winner, how = game.outcome.winner, game.outcome.reason
+            else:
+                ahead = lead(game, colour)
+                winner = colour if ahead >= 3 else "other" if ahead <= -3 else None
+                how = f"adjudicated at {len(game.history)} plies, beginner {ahead:+d}"
+            scores.append(0.5 if winner is None else 1.0 if winner == colour else 0.0)
+            print(f"beginner {colour:5} #{number + 1}  {scores[-1]:3}  {how}", flush=True)
+    return scores
+
+
+def beginners(stockfish: chess.engine.SimpleEngine, args: argparse.Namespace) -> None:
+    skill, seconds = setting(FIRST_LEVEL)
+    against = {f"Stockfish, level {FIRST_LEVEL} (Skill Level {skill}, {seconds} s)":
+               stockfish_player(stockfish, {"Skill Level": skill}, seconds),
+               "the built-in engine, level 1": lambda game, _rng: engine.choose(game, level=1).move}
+    rows = [(name, beginner_against(play, args.games, args.plies)) for name, play in against.items()]
+    print("\n| the beginner against | games | score |\n|---|---|---|")
+    for name, scores in rows:
+        print(f"| {name} | {len(scores)} | {sum(scores):g}/{len(scores)} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=4, help="games per colour against each opponent")
     parser.add_argument("--seconds", type=float, default=0.2)
     parser.add_argument("--stockfish-seconds", type=float, default=0.1)
     parser.add_argument("--plies", type=int, default=100)
+    parser.add_argument("--beginner", action="store_true", help="the beginner against level 4 (Stockfish) and level 1")
     args = parser.parse_args()
     path = find_stockfish()
     if path is None:
         sys.exit("Stockfish is not installed (Debian: apt-get install stockfish, or set KIBITZ_STOCKFISH).")
     rows = []
     with chess.engine.SimpleEngine.popen_uci(path) as stockfish:
+        if args.beginner:
+            return beginners(stockfish, args)
         for name, options in OPPONENTS.items():
             play = argparse.Namespace(level=engine.MAX_LEVEL, seconds=args.seconds, plies=args.plies,
                                       opponent=stockfish_player(stockfish, options, args.stockfish_seconds))
