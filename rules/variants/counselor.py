@@ -86,10 +86,14 @@ class Counselor(PartsVariant[FairyTurn]):
 
     def sorted_moves(self, board: chess.Board) -> tuple[list[chess.Move], list[chess.Move]]:
         """(safe moves, those of them that checkmate the enemy Queen)."""
-        work = scratch(board)
-        safe = list(self.safe_moves(work))
-        mating = [move for move, now in each_after(work, safe)
-                  if now.queens & now.occupied_co[now.turn] and self.mates_queen(now)]
+        work, us = scratch(board), board.turn
+        safe, threatening = [], []   # one push per move: is it safe, and does it attack the enemy Queen?
+        for move, now in each_after(work, self.pseudo(work)):
+            if self.is_safe(now, us):
+                safe.append(move)
+                if now.queens & now.occupied_co[now.turn] and self.queen_attacked(now, now.turn):
+                    threatening.append(move)
+        mating = [move for move, now in each_after(work, threatening) if self.mates_queen(now)]
         return safe, mating
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
