@@ -20,7 +20,7 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
-from ..lookahead import after, passed
+from ..lookahead import after, passed, pushed
 
 LINE_LENGTH = 4
 # The four lines through a square, each as its two opposite directions (file step, rank step).
@@ -163,7 +163,8 @@ class Linkage(ChessVariant[None]):
 
     # -- moves ---------------------------------------------------------------------------------
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
-        return next(threats(after(board, move)), None) is None
+        with pushed(board, move) as now:   # on the board itself: no copy per candidate
+            return next(threats(now), None) is None
 
     def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         position = after(board, move)
