@@ -17,8 +17,9 @@ import chess
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Ending, Outcome
 from ..endings import NoMove
-from ..lookahead import after, each_after, mate_in_one, may_check, passed
+from ..lookahead import after, each_after, mate_in_one, may_check, passed, per_position
 
+@per_position
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     """The opponent's mating series against the side to move, if any: (mate,) or (first, mate),
     as moves in the passed positions. None while the side to move is in check (rules card)."""
