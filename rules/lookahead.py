@@ -81,26 +81,26 @@ def each_after(board: chess.Board, moves: Iterable[chess.Move], *,
             pop()
 
 
-def per_position(question: Callable[[chess.Board], T]) -> Callable[[chess.Board], T]:
-    """`question` (a function of the men, side to move, castling and en passant alone), answered
-    once per position: a search meets the same positions again, deeper on each iteration. Keeps
-    the latest answers (at most `REMEMBERED`)."""
-    answers: dict[tuple[int | None, ...], T] = {}
+def per_position(keep: int) -> Callable[[Callable[[chess.Board], T]], Callable[[chess.Board], T]]:
+    """A decorator: `question` (a function of the men, side to move, castling and en passant
+    alone) answered once per position, as a search meets the same positions again (deeper on
+    each iteration, and two moves in either order). Keeps up to `keep` answers, then starts over."""
+    def remembering(question: Callable[[chess.Board], T]) -> Callable[[chess.Board], T]:
+        answers: dict[tuple[int | bool | None, ...], T] = {}
 
-    def answer(board: chess.Board) -> T:
-        key = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
-               board.occupied_co[chess.WHITE], board.turn, board.castling_rights, board.ep_square)
-        try:
-            return answers[key]
-        except KeyError:
-            if len(answers) >= REMEMBERED:
-                answers.clear()
-            found = answers[key] = question(board)
-            return found
-    return answer
-
-
-REMEMBERED = 10_000
+        def answer(board: chess.Board) -> T:
+            key = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+                   board.occupied_co[chess.WHITE], board.turn, board.castling_rights, board.ep_square,
+                   board.chess960)
+            try:
+                return answers[key]
+            except KeyError:
+                if len(answers) >= keep:
+                    answers.clear()
+                found = answers[key] = question(board)
+                return found
+        return answer
+    return remembering
 
 
 def earlier(board: chess.Board, plies: int) -> Iterator[chess.Board]:
