@@ -225,6 +225,17 @@ def discoverers(board: chess.Board, target: chess.Square) -> chess.Bitboard:
     return found
 
 
+def lone_blockers(board: chess.Board, target: chess.Square, snipers: chess.Bitboard) -> chess.Bitboard:
+    """The side to move's men that each stand alone between `target` and one of `snipers` (men
+    in line with it): a move of such a man may open that line (a pin, for a royal `target`)."""
+    found = chess.BB_EMPTY
+    for sniper in chess.scan_reversed(snipers):
+        blockers = chess.between(target, sniper) & board.occupied
+        if blockers and not blockers & (blockers - 1):
+            found |= blockers
+    return found & board.occupied_co[board.turn]
+
+
 def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
     """The legal moves that may check the enemy King: a superset of the checks, generated only
     toward the squares that attack the King (plus every move of a man that may uncover a line

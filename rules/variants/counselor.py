@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import after as board_after, each_after, kept, scratch
+from ..lookahead import after as board_after, each_after, kept, lone_blockers, scratch
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -107,12 +107,8 @@ class Counselor(PartsVariant[FairyTurn]):
             return 0
         lines = 0
         for royal in chess.scan_forward(self.royals(board, us)):
-            snipers = board.occupied_co[not us] & ((board.rooks & STRAIGHT[royal]) | (board.bishops & DIAGONAL[royal])
-                                                   | (board.queens & TWO_AWAY[royal]))
-            for sniper in chess.scan_forward(snipers):
-                between = chess.between(royal, sniper) & board.occupied
-                if between and not between & (between - 1):
-                    lines |= between
+            lines |= lone_blockers(board, royal, board.occupied_co[not us] & (
+                (board.rooks & STRAIGHT[royal]) | (board.bishops & DIAGONAL[royal]) | (board.queens & TWO_AWAY[royal])))
         return board.occupied_co[us] & ~self.royals(board, us) & ~lines
 
     def queen_zones(self, board: chess.Board) -> tuple[int, list[int]] | None:
