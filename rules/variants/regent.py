@@ -149,6 +149,7 @@ class Regent(PartsVariant[FairyTurn]):
         and those alone between one of its Queens and an enemy Rook, Bishop or Queen in line."""
         us = board.turn
         queens = board.queens & board.occupied_co[us]
+        # (Queens that face each other attack each other: `facing` is the cheap test, said for the reader)
         if self.facing(board) or any(self.attackers(board, not us, queen) for queen in chess.scan_forward(queens)):
             return 0
         lines = 0
