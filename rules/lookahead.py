@@ -5,7 +5,8 @@ One place for the questions look-ahead variants ask ("could the opponent mate at
 copy, `pushed(board, move)` to play a move on the board itself and always take it back (and
 `each_after` or the filter `kept` over many moves: one `scratch` copy, then a push per move, for
 hot loops), `passed` for the same side moving again, and `earlier` to look back along the moves
-played. Every helper leaves the board it is given as it found it.
+played, and `per_position` to answer a costly question once per position. Every helper
+leaves the board it is given as it found it.
 
 The mate search is cheap because a mate needs a check, and a check needs a move that lands
 where its man (or its promoted man) attacks the enemy king's square, or one that leaves a
@@ -17,10 +18,11 @@ attack the king (`checking_candidates`) and pushes and pops each on the board it
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, TypeVar
 
 import chess
 
+T = TypeVar("T")
 # Squares from which a man of each type could attack a king on a square (lines are superset
 # masks: the squares between are checked by python-chess when the move is pushed).
 _LINES = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] | chess.BB_DIAG_ATTACKS[sq][0]
@@ -77,6 +79,28 @@ def each_after(board: chess.Board, moves: Iterable[chess.Move], *,
             yield move, board
         finally:
             pop()
+
+
+def per_position(keep: int) -> Callable[[Callable[[chess.Board], T]], Callable[[chess.Board], T]]:
+    """A decorator: `question` (a function of the men, side to move, castling and en passant
+    alone) answered once per position, as a search meets the same positions again (deeper on
+    each iteration, and two moves in either order). Keeps up to `keep` answers, then starts over."""
+    def remembering(question: Callable[[chess.Board], T]) -> Callable[[chess.Board], T]:
+        answers: dict[tuple[int | bool | None, ...], T] = {}
+
+        def answer(board: chess.Board) -> T:
+            key = (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+                   board.occupied_co[chess.WHITE], board.turn, board.castling_rights, board.ep_square,
+                   board.chess960)
+            try:
+                return answers[key]
+            except KeyError:
+                if len(answers) >= keep:
+                    answers.clear()
+                found = answers[key] = question(board)
+                return found
+        return answer
+    return remembering
 
 
 def earlier(board: chess.Board, plies: int) -> Iterator[chess.Board]:
@@ -183,6 +207,8 @@ def passed(board: chess.Board) -> chess.Board:
 # -- mate in one on the board itself ----------------------------------------------------------
 _STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
 _DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
+# Where a castling Rook lands (d- or f-file, home rank): castling checks only a King in line with one.
+_CASTLED_ROOKS = {chess.WHITE: chess.BB_D1 | chess.BB_F1, chess.BLACK: chess.BB_D8 | chess.BB_F8}
 
 
 def discoverers(board: chess.Board, target: chess.Square) -> chess.Bitboard:
@@ -199,10 +225,22 @@ def discoverers(board: chess.Board, target: chess.Square) -> chess.Bitboard:
     return found
 
 
+def lone_blockers(board: chess.Board, target: chess.Square, snipers: chess.Bitboard) -> chess.Bitboard:
+    """The side to move's men that each stand alone between `target` and one of `snipers` (men
+    in line with it): a move of such a man may open that line (a pin, for a royal `target`)."""
+    found = chess.BB_EMPTY
+    for sniper in chess.scan_reversed(snipers):
+        blockers = chess.between(target, sniper) & board.occupied
+        if blockers and not blockers & (blockers - 1):
+            found |= blockers
+    return found & board.occupied_co[board.turn]
+
+
 def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
     """The legal moves that may check the enemy King: a superset of the checks, generated only
     toward the squares that attack the King (plus every move of a man that may uncover a line
-    to it, promotions, castling and en passant), so most moves are never made."""
+    to it, promotions, castling where its Rook lands in line with the King, and en passant), so
+    most moves are never made. For a position whose enemy King is not in check already."""
     target = board.king(not board.turn)
     if target is None:
         return
@@ -226,7 +264,7 @@ def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
         groups.append((own_king, chess.BB_ALL))         # a King move may uncover a line
     candidates = [m for frm, to in groups if frm and to
                   for m in board.generate_pseudo_legal_moves(frm, to)]
-    if not own_king & uncover:
+    if not own_king & uncover and _STRAIGHT[target] & _CASTLED_ROOKS[board.turn]:
         candidates += board.generate_castling_moves()   # the Rook may land on a checking square
     candidates += board.generate_pseudo_legal_ep()
     for move in candidates:

@@ -227,6 +227,30 @@ class MenTable:
         self._capturers = [(self._types[letter], letter in self._bound,
                             [(atom, atom.lame or atom.initial) for atom in atoms if atom.capture])
                            for letter, atoms in self._atoms.items()]
+        # The same, grouped for speed: kinds confirmed from the man (colour-bound), kinds capturing
+        # along whole ranks and files or diagonals, kinds leaping alike (a kind's plain capturing
+        # leaps as one table per colour), and the other atoms one by one.
+        self._bound_kinds = tuple(self._types[letter] for letter in self._bound)
+        straight: set[int] = set()
+        diagonal: set[int] = set()
+        leaps: dict[tuple[tuple[int, ...], ...], list[int]] = {}
+        self._others: list[tuple[int, _CompiledAtom, bool]] = []
+        for kind, bound, capturing in self._capturers:
+            table = [[0] * 64, [0] * 64]
+            for atom, uncertain in [] if bound else capturing:
+                if not uncertain and atom.ride and atom.rays is None:
+                    if atom.ortho:
+                        straight.add(kind)
+                    if atom.diag:
+                        diagonal.add(kind)
+                elif not uncertain and not atom.ride:
+                    table = [[a | b for a, b in zip(table[c], atom.leaps[c])] for c in (0, 1)]
+                else:
+                    self._others.append((kind, atom, uncertain))
+            if any(table[0]) or any(table[1]):
+                leaps.setdefault((tuple(table[0]), tuple(table[1])), []).append(kind)
+        self._straight, self._diagonal = tuple(straight), tuple(diagonal)
+        self._leaps = [(list(table), tuple(kinds)) for table, kinds in leaps.items()]
 
     def letter_of(self, piece_type: int) -> str:
         return chess.piece_symbol(piece_type)
@@ -255,15 +279,30 @@ class MenTable:
         ours = board.occupied_co[colour] & area
         kinds = (0, board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings)
         found = unsure = 0
-        for kind, bound, atoms in self._capturers:
-            mine = kinds[kind] & ours
-            if not mine:
-                continue
-            if bound:
-                unsure |= mine   # confirmed from the man below, like lame patterns
-                continue
-            for atom, uncertain in atoms:
+        for bound_kind in self._bound_kinds:
+            unsure |= kinds[bound_kind] & ours   # confirmed from the man below, like lame patterns
+        mine = 0
+        for kind in self._straight:
+            mine |= kinds[kind]
+        if mine & ours:
+            found |= (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+                      | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]) & mine & ours
+        mine = 0
+        for kind in self._diagonal:
+            mine |= kinds[kind]
+        if mine & ours:
+            found |= chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied] & mine & ours
+        for table, leapers in self._leaps:
+            mine = 0
+            for kind in leapers:
+                mine |= kinds[kind]
+            mine &= ours
+            if mine:
                 # the pattern seen from the target, as a man of the other colour (point reflection)
+                found |= table[not colour][square] & mine
+        for kind, atom, uncertain in self._others:
+            mine = kinds[kind] & ours
+            if mine:
                 hits = atom.targets(square, not colour, occupied) & mine
                 if uncertain:
                     unsure |= hits

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import after as board_after, each_after, kept, scratch
+from ..lookahead import after as board_after, each_after, kept, lone_blockers, scratch
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -86,11 +86,55 @@ class Counselor(PartsVariant[FairyTurn]):
 
     def sorted_moves(self, board: chess.Board) -> tuple[list[chess.Move], list[chess.Move]]:
         """(safe moves, those of them that checkmate the enemy Queen)."""
-        work = scratch(board)
-        safe = list(self.safe_moves(work))
-        mating = [move for move, now in each_after(work, safe)
-                  if now.queens & now.occupied_co[now.turn] and self.mates_queen(now)]
+        work, us = scratch(board), board.turn
+        moves = list(self.pseudo(work))
+        plain, zones = self.plain_men(board), self.queen_zones(board)
+        # One push per move that needs one: is it safe, and does it attack the enemy Queen?
+        tested = {move: (self.is_safe(now, us), bool(now.queens & now.occupied_co[now.turn])
+                         and self.queen_attacked(now, now.turn))
+                  for move, now in each_after(work, [m for m in moves if not self.is_plain(board, m, plain, zones)])}
+        safe = [m for m in moves if tested.get(m, (True, False))[0]]
+        threatening = [m for m in safe if tested.get(m, (True, False))[1]]
+        mating = [move for move, now in each_after(work, threatening) if self.mates_queen(now)]
         return safe, mating
+
+    def plain_men(self, board: chess.Board) -> int:
+        """The men of the side to move whose moves are safe without a test: none while a royal man
+        is attacked; else every man but the royal ones and those alone between a royal man and an
+        enemy Rook, Bishop or Queen (the Queen two squares away), which would open its line."""
+        us = board.turn
+        if not self.is_safe(board, us):
+            return 0
+        lines = 0
+        for royal in chess.scan_forward(self.royals(board, us)):
+            lines |= lone_blockers(board, royal, board.occupied_co[not us] & (
+                (board.rooks & STRAIGHT[royal]) | (board.bishops & DIAGONAL[royal]) | (board.queens & TWO_AWAY[royal])))
+        return board.occupied_co[us] & ~self.royals(board, us) & ~lines
+
+    def queen_zones(self, board: chess.Board) -> tuple[int, list[int]] | None:
+        """Where a move must start or land to leave the enemy Queen attacked: (squares in line
+        with it, squares from which each kind of man attacks it, by piece type); None when it is
+        attacked already (every move is tested)."""
+        us, zone, lands = board.turn, 0, [0] * 7
+        for queen in chess.scan_forward(board.queens & board.occupied_co[not us]):
+            if self.attackers(board, us, queen):
+                return None
+            zone |= STRAIGHT[queen] | DIAGONAL[queen]
+            for kind, mask in ((chess.PAWN, chess.BB_PAWN_ATTACKS[not us][queen]),
+                               (chess.KNIGHT, chess.BB_KNIGHT_ATTACKS[queen]), (chess.BISHOP, DIAGONAL[queen]),
+                               (chess.ROOK, STRAIGHT[queen])):
+                lands[kind] |= mask
+        return zone, lands
+
+    def is_plain(self, board: chess.Board, move: chess.Move, plain: int,
+                 zones: tuple[int, list[int]] | None) -> bool:
+        """Safe, and leaving the enemy Queen unattacked, by the masks above (no push)."""
+        frm = chess.BB_SQUARES[move.from_square]
+        if not frm & plain or move.promotion or board.is_en_passant(move) or zones is None:
+            return False
+        zone, lands = zones
+        kind = board.piece_type_at(move.from_square)
+        return not frm & zone and not chess.BB_SQUARES[move.to_square] & lands[kind or 0]
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
         safe, mating = self.sorted_moves(position.board)
@@ -163,5 +207,7 @@ def _two_away(square: int) -> int:
 
 
 TWO_AWAY = [_two_away(sq) for sq in chess.SQUARES]
+STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
+DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
 
 VARIANT = Counselor()

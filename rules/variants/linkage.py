@@ -20,7 +20,7 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
-from ..lookahead import after, passed
+from ..lookahead import after, passed, pushed
 
 LINE_LENGTH = 4
 # The four lines through a square, each as its two opposite directions (file step, rank step).
@@ -132,6 +132,29 @@ def is_linkage_check(board: chess.Board) -> bool:
     return next(threats(passed(board)), None) is not None
 
 
+# The King's square and every square on its rank, file and diagonals.
+KING_LINES = [chess.BB_SQUARES[sq] | chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0]
+              | chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
+
+
+def untested_squares(board: chess.Board) -> int:
+    """Squares a move of the side to move may leave and land on without a linkage-capture test
+    (0 while its King is in linkage-check). Off the King's lines, a move changes no line
+    through the King; it only opens a way to a landing square when it leaves the first man in
+    line from that square (a Rook's or a double-stepping pawn's way), so those squares are tested.
+    The King's own moves, double steps and en passant (which change the en passant square or
+    empty a third square) are always tested."""
+    king = board.king(board.turn)
+    if king is None or is_linkage_check(board):
+        return 0
+    occupied, first_in_line = board.occupied, 0
+    for square in chess.scan_forward(landing_squares(king, occupied)):
+        first_in_line |= (chess.BB_RANK_ATTACKS[square][chess.BB_RANK_MASKS[square] & occupied]
+                          | chess.BB_FILE_ATTACKS[square][chess.BB_FILE_MASKS[square] & occupied]
+                          | chess.BB_DIAG_ATTACKS[square][chess.BB_DIAG_MASKS[square] & occupied])
+    return chess.BB_ALL & ~(KING_LINES[king] | (first_in_line & occupied))
+
+
 def is_dead(board: chess.Board) -> bool:
     """King v King, King and Bishop v King, King and Knight v King: three men can neither mate
     nor form a line of four. Anything more plays on."""
@@ -162,8 +185,17 @@ class Linkage(ChessVariant[None]):
     filters_moves = True      # `allows` refuses some
 
     # -- moves ---------------------------------------------------------------------------------
+    def legal(self, board: chess.Board, state: None) -> list[chess.Move]:
+        untested = untested_squares(board)
+        return [m for m in self.generate(board, state)
+                if (chess.BB_SQUARES[m.from_square] & untested and chess.BB_SQUARES[m.to_square] & untested
+                    and not (board.pawns & chess.BB_SQUARES[m.from_square]
+                             and (abs(m.to_square - m.from_square) == 16 or m.to_square == board.ep_square)))
+                or self.allows(board, state, m)]
+
     def allows(self, board: chess.Board, state: None, move: chess.Move) -> bool:
-        return next(threats(after(board, move)), None) is None
+        with pushed(board, move) as now:   # on the board itself: no copy per candidate
+            return next(threats(now), None) is None
 
     def explain(self, board: chess.Board, state: None, move: chess.Move) -> str:
         position = after(board, move)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import chess
 
-from ..lookahead import after as board_after, each_after, scratch
+from ..lookahead import after as board_after, each_after, lone_blockers, scratch
 from ..men import FIDE_MEN, Royalty, man_at
 from ..position import FairyTurn, PartsVariant, Position, Step
 
@@ -136,9 +136,28 @@ class Regent(PartsVariant[FairyTurn]):
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
         board = position.board
-        barred = self.barred_all(board)
-        free = (m for m in self.pseudo(board) if not is_restricted(m, barred))
-        return {m.uci(): (Step(m),) for m, now in each_after(scratch(board), free) if self.fault(board.turn, now) is None}
+        barred, plain = self.barred_all(board), self.plain_men(board)
+        free = [(m, bool(chess.BB_SQUARES[m.from_square] & plain) and not board.is_en_passant(m))
+                for m in self.pseudo(board) if not is_restricted(m, barred)]
+        tested = {m for m, now in each_after(scratch(board), [m for m, known in free if not known])
+                  if self.fault(board.turn, now) is None}
+        return {m.uci(): (Step(m),) for m, known in free if known or m in tested}
+
+    def plain_men(self, board: chess.Board) -> int:
+        """The men of the side to move whose moves need no test (they leave no fault): none while
+        a Queen of its is attacked or the Queens face each other; else every man but its Queens
+        and those alone between one of its Queens and an enemy Rook, Bishop or Queen in line."""
+        us = board.turn
+        queens = board.queens & board.occupied_co[us]
+        # (Queens that face each other attack each other: `facing` is the cheap test, said for the reader)
+        if self.facing(board) or any(self.attackers(board, not us, queen) for queen in chess.scan_forward(queens)):
+            return 0
+        lines = 0
+        for queen in chess.scan_forward(queens):
+            straight = chess.BB_RANK_ATTACKS[queen][0] | chess.BB_FILE_ATTACKS[queen][0]
+            lines |= lone_blockers(board, queen, board.occupied_co[not us] & (
+                (straight & (board.rooks | board.queens)) | (chess.BB_DIAG_ATTACKS[queen][0] & (board.bishops | board.queens))))
+        return board.occupied_co[us] & ~board.queens & ~lines
 
     # -- refusals ------------------------------------------------------------------------------------
     def why_refused(self, position: Position, move: chess.Move) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import each_after, scratch
+from ..lookahead import each_after, lone_blockers, scratch
 from ..men import FIDE_MEN, Man, Royalty
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -90,9 +90,26 @@ class Separation(PartsVariant[FairyTurn]):
 
     def verdicts(self, position: Position) -> dict[chess.Move, str]:
         board = position.board
-        checks = self.checks(board)
-        return {move: self.verdict(board, now, move, checks)
-                for move, now in each_after(scratch(board), self.steps(position))}
+        checks, steps = self.checks(board), self.steps(position)
+        plain = 0 if any(checks) else self.plain_men(board)
+        tested = {move: self.verdict(board, now, move, checks) for move, now in each_after(
+            scratch(board), [m for m in steps if not chess.BB_SQUARES[m.from_square] & plain or board.is_en_passant(m)])}
+        return {move: tested.get(move, OK) for move in steps}
+
+    def plain_men(self, board: chess.Board) -> int:
+        """The men of the side to move whose moves need no test when neither King nor Queen is in
+        check: all but the two and any man alone between one of them and an enemy Rook, Bishop
+        or Knight (which moves as a queen) in line (such a move neither checks its own side nor
+        moves a monarch into another quadrant)."""
+        us, lines = board.turn, 0
+        straight_movers = (board.rooks | board.knights) & board.occupied_co[not us]
+        diagonal_movers = (board.bishops | board.knights) & board.occupied_co[not us]
+        for royal in monarchs(board, us):
+            if royal is not None:
+                lines |= lone_blockers(board, royal, (straight_movers & (chess.BB_RANK_ATTACKS[royal][0]
+                                                                         | chess.BB_FILE_ATTACKS[royal][0]))
+                                       | (diagonal_movers & chess.BB_DIAG_ATTACKS[royal][0]))
+        return board.occupied_co[us] & ~board.kings & ~board.queens & ~lines
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
         return {m.uci(): (Step(m),) for m, v in self.verdicts(position).items() if v == OK}

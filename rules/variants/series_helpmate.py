@@ -17,8 +17,13 @@ import chess
 from ..chess_variant import ChessVariant, colour_name, san
 from ..core import Ending, Outcome
 from ..endings import NoMove
-from ..lookahead import after, each_after, mate_in_one, may_check, passed
+from ..lookahead import after, each_after, mate_in_one, may_check, passed, per_position
 
+# The position after two moves of the opponent comes again with the two in the other order.
+mate_after_first = per_position(keep=20_000)(mate_in_one)
+
+
+@per_position(keep=10_000)
 def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     """The opponent's mating series against the side to move, if any: (mate,) or (first, mate),
     as moves in the passed positions. None while the side to move is in check (rules card)."""
@@ -31,7 +36,7 @@ def demonstration(board: chess.Board) -> tuple[chess.Move, ...] | None:
     # The first of two may not give check (rules card); P passes again after it.
     firsts = (m for m in list(series.legal_moves) if not (may_check(series, m) and series.gives_check(m)))
     for first, passed_again in each_after(series, firsts, again=True):
-        mate = mate_in_one(passed_again)
+        mate = mate_after_first(passed_again)
         if mate is not None:
             return first, mate
     return None
