@@ -149,8 +149,10 @@ async def test_a_new_board_takes_the_controls_off_the_board_before_it(bot, fake)
 
 
 async def test_the_computers_move_takes_the_controls_off_the_members_board(bot, fake, service):
-    from bot.discord.deadlines import post_in, show_event
-    from bot.service import COMPUTER, DueEvent, Player
+    """The computer answers by itself (the bot's own runner): its board, like a member's, takes the
+    controls off the board before it, the member's."""
+    from bot.discord.deadlines import post_in
+    from bot.service import COMPUTER, Player
 
     alice = Player(fake.alice["id"], "alice")
     start = await service.challenge(fake.channel_id, alice, COMPUTER, "standard", guild=fake.guild_id,
@@ -159,12 +161,10 @@ async def test_the_computers_move_takes_the_controls_off_the_members_board(bot, 
     await post_in(bot, record, fake.channel_id, start, "start")
     [first] = [m.message["id"] for m in fake.messages_in(fake.channel_id) if m.files]
     mine = (await play(fake, fake.channel_id, fake.alice, "e4")).message["id"]
-    await fake.wait_until(lambda: strips(fake))
-    assert strips(fake) == [first]
-    reply = await service.play_computer(start.game_id or 0, 1, "e7e5")
-    await show_event(bot, DueEvent("move", await service.game_record(start.game_id or 0), reply))
-    posted = fake.channel_messages[-1].message["id"]
-    assert strips(fake) == [first, mine] and controls(fake, posted) and posted != mine
+    await fake.wait_until(lambda: len(strips(fake)) == 2)   # the member's board, then the computer's answer
+    boards = [m.message["id"] for m in fake.messages_in(fake.channel_id) if m.files]
+    assert strips(fake) == [first, mine] and boards[-1] != mine and controls(fake, boards[-1])
+    assert len((await service.game_record(start.game_id or 0)).moves) == 2   # saved before it was shown
 
 
 async def test_a_refused_edit_of_the_old_board_never_fails_the_move(bot, fake, service):
