@@ -60,14 +60,23 @@ def no_png(view, orientation) -> bytes:
 
 
 class Clock:
-    """The time every service reads: moved on by the test between calls, so that a service and its
-    fresh twin stamp the same call with the same time."""
+    """The time every service reads, as text (`clock`) and as Unix time for deadlines (`seconds`):
+    moved on by the test between calls, so that a service and its fresh twin stamp the same call
+    with the same time, and a deadline never differs by the second the real clock ticked between them."""
 
     def __init__(self) -> None:
-        self.now = ""
+        self.now, self.unix = "", 0.0
 
     def __call__(self) -> str:
         return self.now
+
+    def seconds(self) -> float:
+        return self.unix
+
+    def set(self, number: int) -> None:
+        """The time of call `number`: that many seconds after 2026-01-01 00:00 UTC."""
+        self.now = f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}+00:00"
+        self.unix = 1_767_225_600.0 + number
 
 
 class WriteFailed(Exception):
@@ -197,7 +206,7 @@ async def draw_call(service: GameService, store, data) -> Call:
 async def check_agreement(service: GameService, store) -> None:
     """The service and a fresh one over the same store see the same games, and each stored open
     game replays to its stored position."""
-    fresh = GameService(store, renderer=no_png)
+    fresh = GameService(store, renderer=no_png, clock=service.clock, timer=service.timer)
     for channel in CHANNELS:
         seen, reloaded = await answer(service.board(channel)), await answer(fresh.board(channel))
         assert seen == reloaded, f"{channel}: the service shows {seen}, a fresh one {reloaded}"
@@ -223,12 +232,12 @@ async def play_session(store, data, failing: FailingStore | None = None) -> None
     """Random calls, each also made on a fresh twin. With `failing`, every call is first made with
     its write failing: that must change nothing, and the call is then made again."""
     clock = Clock()
-    service = GameService(failing or store, renderer=no_png, clock=clock)
+    service = GameService(failing or store, renderer=no_png, clock=clock, timer=clock.seconds)
     for number in range(data.draw(st.integers(20, 60), label="calls")):
-        clock.now = f"2026-01-01T00:{number // 60:02d}:{number % 60:02d}+00:00"
+        clock.set(number)
         before = await stored(store)
         twin_store = await copy_of(before)
-        twin = GameService(twin_store, renderer=no_png, clock=clock)
+        twin = GameService(twin_store, renderer=no_png, clock=clock, timer=clock.seconds)
         call = await draw_call(twin, twin_store, data)
         if failing is not None:
             failing.fail_next_write = True
