@@ -11,8 +11,8 @@ Stockfish plays levels FIRST_LEVEL (4, club) to the top; the levels below it are
 engine's in standard chess too. Even at Skill Level 0 Stockfish is no beginner's opponent: a
 beginner (benchmarks/engine_strength.py's model) scored 0/8 against it at level 4's time and 8/8
 against the built-in level 1 (`benchmarks/engine_vs_stockfish.py --beginner`), and it beat the
-built-in top level 8/8 at 0.2 s a move. So levels 1 to 3 stay
-beatable, and level 4 is still stronger than level 3. From level 4 up the levels map onto
+built-in top level 8/8 at 0.2 s a move. So levels 1 to 3 stay beatable, and level 4 is still
+stronger than level 3. From level 4 up the levels map onto
 Stockfish's "Skill Level" (0 to 20, evenly spread, the top level at full strength) and the
 built-in engine's time per move at the same level (engine/levels.py):
 

@@ -23,10 +23,12 @@ from typing import Callable, Iterable, Iterator, TypeVar
 import chess
 
 T = TypeVar("T")
+# The squares in line with a square on an empty board: its rank and file, its diagonals, both.
+STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
+DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
 # Squares from which a man of each type could attack a king on a square (lines are superset
 # masks: the squares between are checked by python-chess when the move is pushed).
-_LINES = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] | chess.BB_DIAG_ATTACKS[sq][0]
-          for sq in chess.SQUARES]
+_LINES = [STRAIGHT[sq] | DIAGONAL[sq] for sq in chess.SQUARES]
 
 
 def after(board: chess.Board, move: chess.Move) -> chess.Board:
@@ -205,8 +207,6 @@ def passed(board: chess.Board) -> chess.Board:
 
 
 # -- mate in one on the board itself ----------------------------------------------------------
-_STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
-_DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
 # Where a castling Rook lands (d- or f-file, home rank): castling checks only a King in line with one.
 _CASTLED_ROOKS = {chess.WHITE: chess.BB_D1 | chess.BB_F1, chess.BLACK: chess.BB_D8 | chess.BB_F8}
 
@@ -215,8 +215,8 @@ def discoverers(board: chess.Board, target: chess.Square) -> chess.Bitboard:
     """The side to move's men that may uncover a line to `target`: each the only man between
     `target` and one of its own Rooks, Bishops or Queens on that line."""
     us, occupied = board.occupied_co[board.turn], board.occupied
-    snipers = us & ((_STRAIGHT[target] & (board.rooks | board.queens))
-                    | (_DIAGONAL[target] & (board.bishops | board.queens)))
+    snipers = us & ((STRAIGHT[target] & (board.rooks | board.queens))
+                    | (DIAGONAL[target] & (board.bishops | board.queens)))
     found = chess.BB_EMPTY
     for sniper in chess.scan_reversed(snipers):
         blockers = chess.between(target, sniper) & occupied
@@ -264,7 +264,7 @@ def checking_candidates(board: chess.Board) -> Iterator[chess.Move]:
         groups.append((own_king, chess.BB_ALL))         # a King move may uncover a line
     candidates = [m for frm, to in groups if frm and to
                   for m in board.generate_pseudo_legal_moves(frm, to)]
-    if not own_king & uncover and _STRAIGHT[target] & _CASTLED_ROOKS[board.turn]:
+    if not own_king & uncover and STRAIGHT[target] & _CASTLED_ROOKS[board.turn]:
         candidates += board.generate_castling_moves()   # the Rook may land on a checking square
     candidates += board.generate_pseudo_legal_ep()
     for move in candidates:

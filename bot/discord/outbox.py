@@ -33,10 +33,10 @@ piece (a 4xx, 429 included, or no connection made). So boards kept after 5xx ans
 posted (the overtaken ones as their headlines alone, below): merging is for tries surely refused.
 Discord holds a nonce for a few minutes only (``enforce_nonce``), so a board in doubt that goes
 through much later may be posted twice; it is tried all the same, as a move told twice is better
-than one lost. A board whose game has moved on by the time it can be sent (a newer board was shown meanwhile,
-e.g. a later move answered once Discord was back) is posted as its headlines alone: no picture, no
-buttons, no ping, as the newer board shows the game as it stands and an old position under it
-would only mislead, but the move is still told.
+than one lost. A board whose game has moved on by the time it can be sent (a newer board was
+shown meanwhile, e.g. a later move answered once Discord was back) is posted as its headlines
+alone: no picture, no buttons, no ping, as the newer board shows the game as it stands and an old
+position under it would only mislead, but the move is still told.
 """
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import after as board_after, each_after, kept, lone_blockers, scratch
+from ..lookahead import DIAGONAL, STRAIGHT, after as board_after, each_after, kept, lone_blockers, scratch
 from ..men import FIDE_MEN, Man, MenTable, Royalty, man_at
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -207,7 +207,5 @@ def _two_away(square: int) -> int:
 
 
 TWO_AWAY = [_two_away(sq) for sq in chess.SQUARES]
-STRAIGHT = [chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0] for sq in chess.SQUARES]
-DIAGONAL = [chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
 
 VARIANT = Counselor()

@@ -20,7 +20,7 @@ import chess
 
 from ..chess_variant import ChessVariant, colour_name
 from ..core import Ending, Outcome
-from ..lookahead import after, passed, pushed
+from ..lookahead import DIAGONAL, STRAIGHT, after, passed, pushed
 
 LINE_LENGTH = 4
 # The four lines through a square, each as its two opposite directions (file step, rank step).
@@ -133,8 +133,7 @@ def is_linkage_check(board: chess.Board) -> bool:
 
 
 # The King's square and every square on its rank, file and diagonals.
-KING_LINES = [chess.BB_SQUARES[sq] | chess.BB_RANK_ATTACKS[sq][0] | chess.BB_FILE_ATTACKS[sq][0]
-              | chess.BB_DIAG_ATTACKS[sq][0] for sq in chess.SQUARES]
+KING_LINES = [chess.BB_SQUARES[sq] | STRAIGHT[sq] | DIAGONAL[sq] for sq in chess.SQUARES]
 
 
 def untested_squares(board: chess.Board) -> int:

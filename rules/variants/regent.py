@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import chess
 
-from ..lookahead import after as board_after, each_after, lone_blockers, scratch
+from ..lookahead import DIAGONAL as DIAGONAL_LINES, STRAIGHT as STRAIGHT_LINES, after as board_after, each_after, lone_blockers, scratch
 from ..men import FIDE_MEN, Royalty, man_at
 from ..position import FairyTurn, PartsVariant, Position, Step
 
@@ -154,9 +154,8 @@ class Regent(PartsVariant[FairyTurn]):
             return 0
         lines = 0
         for queen in chess.scan_forward(queens):
-            straight = chess.BB_RANK_ATTACKS[queen][0] | chess.BB_FILE_ATTACKS[queen][0]
             lines |= lone_blockers(board, queen, board.occupied_co[not us] & (
-                (straight & (board.rooks | board.queens)) | (chess.BB_DIAG_ATTACKS[queen][0] & (board.bishops | board.queens))))
+                (STRAIGHT_LINES[queen] & (board.rooks | board.queens)) | (DIAGONAL_LINES[queen] & (board.bishops | board.queens))))
         return board.occupied_co[us] & ~board.queens & ~lines
 
     # -- refusals ------------------------------------------------------------------------------------

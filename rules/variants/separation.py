@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import chess
 
 from ..core import Ending, Outcome
-from ..lookahead import each_after, lone_blockers, scratch
+from ..lookahead import DIAGONAL, STRAIGHT, each_after, lone_blockers, scratch
 from ..men import FIDE_MEN, Man, Royalty
 from ..position import FairyTurn, Judged, PartsVariant, Position, Step, colour_of
 
@@ -106,9 +106,8 @@ class Separation(PartsVariant[FairyTurn]):
         diagonal_movers = (board.bishops | board.knights) & board.occupied_co[not us]
         for royal in monarchs(board, us):
             if royal is not None:
-                lines |= lone_blockers(board, royal, (straight_movers & (chess.BB_RANK_ATTACKS[royal][0]
-                                                                         | chess.BB_FILE_ATTACKS[royal][0]))
-                                       | (diagonal_movers & chess.BB_DIAG_ATTACKS[royal][0]))
+                lines |= lone_blockers(board, royal, (straight_movers & STRAIGHT[royal])
+                                       | (diagonal_movers & DIAGONAL[royal]))
         return board.occupied_co[us] & ~board.kings & ~board.queens & ~lines
 
     def turns(self, position: Position) -> dict[str, FairyTurn]:
