@@ -122,8 +122,10 @@ class Search:
     def static(self, key: Key) -> int:
         score = self.scores.get(key)
         if score is None:
-            firsts = self.game.first_parts() if self.profile.mobility else None   # counted, where listed part by part
-            turns = len(self.game.legal_moves()) if firsts is None and self.profile.mobility else len(firsts or ())
+            turns = 0
+            if self.profile.mobility:   # counted by first parts, where the rules list turns part by part
+                firsts = self.game.first_parts()
+                turns = len(self.game.legal_moves() if firsts is None else firsts)
             score = self.scores[key] = evaluate(self.look(key), self.profile, turns)
         return score
 

@@ -111,7 +111,7 @@ class Computer(Tables):
             before = record.copy()
             claim = game.claimable_outcome() if score is not None and score <= 0 else None
             if claim:
-                return await self._claim_draw(live, before, claim)
+                return await self._claim_draw(live, before, claim, Player(*seat))
             note = " (Busy: it thought less than usual.)" if busy else ""
 
             def headline(said: Said) -> Line:
@@ -145,21 +145,11 @@ class Computer(Tables):
             before = record.copy()
             claim = game.claimable_outcome()
             if claim:   # a draw it may claim is better than resigning
-                return await self._claim_draw(live, before, claim)
+                return await self._claim_draw(live, before, claim, Player(*record.players[seat]))
             game.finish(Outcome.win(rules.BLACK if seat == 0 else rules.WHITE, f"{game.turn} resigned", Ending.RESIGNATION))
             await self._commit(live, before, undo=lambda: game.finish(None))
             reply = await self._board_reply(record, game, f"{record.players[seat][1]} resigns.")
             return await self._ping_others(reply, record, record.players[seat][0])
-
-    async def _claim_draw(self, live: Live, before: GameRecord, claim: Outcome) -> Reply:
-        """The computer, to move in `live` (its lock held), claims the draw `claim` the rules allow, as
-        a member's claim does (Games.draw): the final board, pinging the member."""
-        record, game = live.record, live.playing
-        seat = record.players[computer.seat(record.players) or 0]
-        game.finish(Outcome.draw(f"{claim.reason} claimed", claim.kind))
-        await self._commit(live, before, undo=lambda: game.finish(None))
-        return await self._ping_others(await self._board_reply(record, game, (Who(Player(*seat), "claims"), " a draw.")),
-                                       record, seat[0])
 
     async def _channel_of(self, game_id: int) -> str:
         record = await self.store.get(game_id)

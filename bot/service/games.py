@@ -310,6 +310,15 @@ class Games(Tables):
             await self._commit(live, before, undo=lambda: game.finish(None))
             return await self._ping_others(await self._board_reply(record, game, (Who(user, "resigns"), ".")), record, user.id)
 
+    async def _claim_draw(self, live: Live, before: GameRecord, claim: Outcome, claimant: Player) -> Reply:
+        """`claimant`, to move in `live` (its lock held; a member, or the computer), claims the draw
+        `claim` the rules allow: the final board, pinging the other player."""
+        record, game = live.record, live.playing
+        game.finish(Outcome.draw(f"{claim.reason} claimed", claim.kind))
+        await self._commit(live, before, undo=lambda: game.finish(None))
+        return await self._ping_others(await self._board_reply(record, game, (Who(claimant, "claims"), " a draw.")),
+                                       record, claimant.id)
+
     @tells_notices
     async def draw(self, channel: str, user: Player, game_id: int | None = None, accept_only: bool = False) -> Reply:
         """Offer a draw, accept the opponent's offer, or claim a draw. `game_id` as for resign.
@@ -326,10 +335,7 @@ class Games(Tables):
             before = record.copy()
             claim = game.claimable_outcome() if game.turn == colour else None
             if claim:
-                game.finish(Outcome.draw(f"{claim.reason} claimed", claim.kind))
-                await self._commit(live, before, undo=lambda: game.finish(None))
-                return await self._ping_others(await self._board_reply(record, game, (Who(user, "claims"), " a draw.")),
-                                               record, user.id)
+                return await self._claim_draw(live, before, claim, user)
             if self._plays_computer(record):
                 return await self._computer_draw(live, user)
             if record.draw_offer and record.draw_offer != user.id:

@@ -21,6 +21,7 @@ from ..core import BLACK, WHITE, BoardView, Outcome
 from ..men import FIDE_MEN, NO_ROYALTY, Man
 from ..notation import san
 from ..position import Drop, FairyTurn, Judged, PartsVariant, Position, Step, colour_of, label_text
+from ..spelling import placed
 
 RETURNING = "RBN"
 NAMES = {"R": "Rook", "B": "Bishop", "N": "Knight", "Q": "Queen", "K": "King", "P": "pawn"}
@@ -154,7 +155,7 @@ class Donnybrook(PartsVariant[FairyTurn]):
     def spell(self, position: Position, text: str, turns: Mapping[str, FairyTurn]) -> str | None:
         parts = text.split()
         if len(parts) == 2 and "@" in parts[0] and self.waiting(position):
-            head = parts[0][0].upper() + parts[0][1:].lower()
+            head = placed(parts[0])
             prefix = head + " "
             rest = {t[len(prefix):]: (turn[1],) for t, turn in turns.items() if t.startswith(prefix)}
             if not rest:

@@ -23,6 +23,7 @@ from ..core import BLACK, WHITE, BoardView, IllegalMove
 from ..men import Man, MenTable, man_at
 from ..notation import san, spelled
 from ..refusals import ambiguous, refuse_spelling, refuse_step
+from ..spelling import placed
 from ..position import (
     Drop,
     PartsVariant,
@@ -229,7 +230,7 @@ class Reentrant(PartsVariant[ReentrantTurn]):
     def spell(self, position: Position, text: str, turns: Mapping[str, ReentrantTurn]) -> str | None:
         text = text.strip()
         if "@" in text:
-            candidate = text[0].upper() + text[1:].lower()
+            candidate = placed(text)
             return candidate if candidate in turns else None
         if " " in text:
             return None
