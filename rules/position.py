@@ -54,7 +54,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Generic, cast
 
 import chess
@@ -93,6 +92,7 @@ from .parts import (
     split_hands,
     take_from_hand,
     turn_text,
+    whole_turns,
 )
 
 
@@ -101,7 +101,7 @@ from .parts import (
 class Judged:
     """What a judge step sees: the position, its legal turns and the game's past positions."""
     position: Position
-    turns: Mapping[str, Turn]
+    turns: Mapping[str, Turn] | Listing   # a Listing where turns are listed part by part: read whether any exists
     repeats: int                 # how often this position has stood (1 = first time)
     last: Turn | None            # the turn that reached it, if any
     before: Position | None      # the position before that turn
@@ -328,11 +328,7 @@ class PartsVariant(Generic[T]):
 
     def turns(self, position: Position) -> dict[str, T]:
         """Every complete legal turn, keyed by canonical text (default: from `men`, part by part)."""
-        firsts, complete = self.from_men(position)
-        out: dict[str, T] = {}
-        for first in firsts:
-            out.update(complete(first))
-        return out
+        return whole_turns(*self.from_men(position))
 
     def from_men(self, position: Position) -> tuple[list[Step | Drop], Callable[[Step | Drop], dict[str, T]]]:
         """The turns from `men`, part by part: the steps, then the drops; a step's turns are its
@@ -619,8 +615,7 @@ class PositionGame(Game, Generic[T]):
         memo = self._memo[-1]
         if "listing" not in memo:
             split = self.variant.split(self.position)
-            memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]),
-                                                                 partial(self.variant.turns, self.position))
+            memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]))
         listing: Listing | None = memo["listing"]
         return listing
 
@@ -747,4 +742,5 @@ __all__ = [
     "split_hands",
     "take_from_hand",
     "turn_text",
+    "whole_turns",
 ]
