@@ -217,6 +217,10 @@ class Listing:
             self.known.update(found)
         return found
 
+    def any_begins(self, picked: Callable[[Part], bool]) -> bool:
+        """Does a turn begin with a first part `picked` says yes to? (first parts listed only as far as needed)"""
+        return any(picked(self._firsts[first]) and self.completions(first) for first in self._each())
+
     def __bool__(self) -> bool:
         return bool(self.known) or any(self.completions(first) for first in self._each())
 

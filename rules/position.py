@@ -546,6 +546,7 @@ class PositionGame(Game, Generic[T]):
         self._positions: list[Position] = []
         self._turns: list[T] = []
         self._listed: tuple[Position, dict[str, T]] | None = None   # turns `_key` worked out, for `turns()`
+        self._parted: tuple[Position, Listing | None] | None = None   # the last position's `_split`
         self._keys: list[RepetitionKey] = [self._key(self.position)]   # repetition key of each position played through
         self._seen: Counter[RepetitionKey] = Counter(self._keys)
 
@@ -562,9 +563,9 @@ class PositionGame(Game, Generic[T]):
         board = position.board
         if board.ep_square is None:
             return key
-        split = self.variant.split(position)
-        if split is not None:   # only the turns that begin by taking en passant
-            takes = any(isinstance(first, Step) and board.is_en_passant(first.move) and split[1](first) for first in split[0])
+        listing = self._split(position)
+        if listing is not None:   # only the turns that begin by taking en passant
+            takes = listing.any_begins(lambda first: isinstance(first, Step) and board.is_en_passant(first.move))
             return key if takes else position.key_without_en_passant()
         self._listed = (position, self.variant.turns(position))
         return key if takes_en_passant(board, self._listed[1]) else position.key_without_en_passant()
@@ -614,10 +615,19 @@ class PositionGame(Game, Generic[T]):
         """This position's turns part by part (`PartsVariant.split`), or None where listed only whole."""
         memo = self._memo[-1]
         if "listing" not in memo:
-            split = self.variant.split(self.position)
-            memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]))
+            memo["listing"] = self._split(self.position)
         listing: Listing | None = memo["listing"]
         return listing
+
+    def _split(self, position: Position) -> Listing | None:
+        """`position`'s turns part by part, or None: made once for the position last asked about (a
+        double step's repetition key and the search that goes on from there read one listing)."""
+        last = self._parted
+        if last is None or last[0] is not position:
+            split = self.variant.split(position)
+            listing = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]))
+            last = self._parted = (position, listing)
+        return last[1]
 
     def first_parts(self) -> list[str] | None:
         listing = self._listing()
