@@ -119,9 +119,11 @@ def kept(board: chess.Board, moves: Iterable[chess.Move],
          keep: Callable[[chess.Board, chess.Color], bool]) -> Iterator[chess.Move]:
     """The moves among `moves` after which `keep(position after, side that moved)` holds, one by
     one: a lazy filter over `each_after` (each move played on `board` itself, yielded while still
-    played, and taken back before the next, or when the loop stops)."""
+    played, and taken back before the next, when the loop stops, or when `keep` raises)."""
     mover = board.turn
-    return (move for move, now in each_after(board, moves) if keep(now, mover))
+    for move, now in each_after(board, moves):
+        if keep(now, mover):
+            yield move
 
 
 def defended(board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Move]:

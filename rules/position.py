@@ -47,7 +47,8 @@ Judging the end: the steps of `rules.endings.END_STEPS` are called in order as
 own goal (none by default), `judge_no_move` ends the game as `mated` says when no turn exists and
 `checked` marks a royal man, else as `stalemated` (checkmate loses, stalemate draws by default),
 `judge_draws` applies the 75-move and fivefold rules (and FIDE's dead positions when
-`insufficient_material`).
+`insufficient_material`). `seen.turns` may be a `Listing` (turns listed part by part): a judge
+reads only whether it is empty.
 """
 from __future__ import annotations
 
@@ -557,8 +558,9 @@ class PositionGame(Game, Generic[T]):
     def _key(self, position: Position) -> RepetitionKey:
         """What makes two positions the same for repetition: `position.key()`, less an en passant
         square where no legal turn takes en passant (FIDE: the same position has the same moves).
-        Only a position just after a double step pays for working out its turns (or, where they are
-        listed part by part, those that begin by taking en passant) here."""
+        Only a position just after a double step pays for working out its turns here (where they are
+        listed part by part: its first parts, and the turns of those that take en passant, kept in
+        the position's Listing for its judge and the search)."""
         key = position.key()
         board = position.board
         if board.ep_square is None:
