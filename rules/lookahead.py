@@ -118,16 +118,11 @@ def earlier(board: chess.Board, plies: int) -> Iterator[chess.Board]:
 def kept(board: chess.Board, moves: Iterable[chess.Move],
          keep: Callable[[chess.Board, chess.Color], bool]) -> Iterator[chess.Move]:
     """The moves among `moves` after which `keep(position after, side that moved)` holds, one by
-    one (each played on `board` itself and taken back before it is yielded): a lazy filter, about
-    as cheap per move as pushing and popping by hand."""
-    push, pop, mover = board.push, board.pop, board.turn
-    for move in moves:
-        push(move)
-        try:
-            holds = keep(board, mover)
-        finally:
-            pop()
-        if holds:
+    one: a lazy filter over `each_after` (each move played on `board` itself, yielded while still
+    played, and taken back before the next, when the loop stops, or when `keep` raises)."""
+    mover = board.turn
+    for move, now in each_after(board, moves):
+        if keep(now, mover):
             yield move
 
 

@@ -154,6 +154,7 @@ Turn = tuple[Part, ...]
 FairyTurn = tuple[Step | Drop, ...]
 # A variant's own shape of turn, e.g. `tuple[Step] | tuple[Step, Swap]`: what its hooks take and return.
 T = TypeVar("T", bound=Turn)
+P = TypeVar("P", bound=Part)   # the shape of a variant's first parts (`Step`, `Step | Drop`)
 
 _SQUARE = r"[a-h][1-8]"
 PART_SHAPES = {
@@ -182,21 +183,19 @@ def part_shape(text: str) -> str | None:
     return None
 
 
-class Listing(Mapping[str, Turn]):
+class Listing:
     """A position's legal turns, worked out part by part on demand (for searches): `firsts`, the
     first parts by text (one may have no legal completion); `completions(first)`, the whole turns
-    that begin with one, each first part completed once by the variant's own generator. Read as a
-    mapping, it is the whole listing (`whole()`, worked out only then); its truth is whether any
-    turn exists, found by completing first parts in order until one has a turn."""
+    that begin with one, each first part completed once by the variant's own generator. Its truth
+    is whether any turn exists, found by completing first parts in order until one has a turn.
+    (All the turns at once are `whole_turns` over the same split.)"""
 
-    def __init__(self, firsts: Iterable[Part], complete: Callable[[Part], Mapping[str, Turn]],
-                 whole: Callable[[], Mapping[str, Turn]]) -> None:
+    def __init__(self, firsts: Iterable[Part], complete: Callable[[Part], Mapping[str, Turn]]) -> None:
         self._pending = iter(firsts)   # first parts not listed yet (judging a position needs only one)
         self._firsts: dict[str, Part] = {}
-        self._complete, self._whole = complete, whole
+        self._complete = complete
         self._done: dict[str, Mapping[str, Turn]] = {}
         self.known: dict[str, Turn] = {}   # every turn completed so far
-        self._all: Mapping[str, Turn] | None = None
 
     @property
     def firsts(self) -> dict[str, Part]:
@@ -218,24 +217,20 @@ class Listing(Mapping[str, Turn]):
             self.known.update(found)
         return found
 
+    def any_begins(self, picked: Callable[[Part], bool]) -> bool:
+        """Does a turn begin with a first part `picked` says yes to? (first parts listed only as far as needed)"""
+        return any(picked(self._firsts[first]) and self.completions(first) for first in self._each())
+
     def __bool__(self) -> bool:
-        if self._all is not None:   # listed whole already (legal_moves): no first part completed again
-            return bool(self._all)
         return bool(self.known) or any(self.completions(first) for first in self._each())
 
-    def whole(self) -> Mapping[str, Turn]:
-        if self._all is None:
-            self._all = self._whole()
-        return self._all
 
-    def __getitem__(self, text: str) -> Turn:
-        return self.whole()[text]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.whole())
-
-    def __len__(self) -> int:
-        return len(self.whole())
+def whole_turns(firsts: Iterable[P], complete: Callable[[P], Mapping[str, T]]) -> dict[str, T]:
+    """Every turn of a split (`PartsVariant.split`) at once: each first part's completions, in order."""
+    out: dict[str, T] = {}
+    for first in firsts:
+        out.update(complete(first))
+    return out
 
 
 # -- hands in FEN (crazyhouse convention) --------------------------------------------------------

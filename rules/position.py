@@ -47,14 +47,14 @@ Judging the end: the steps of `rules.endings.END_STEPS` are called in order as
 own goal (none by default), `judge_no_move` ends the game as `mated` says when no turn exists and
 `checked` marks a royal man, else as `stalemated` (checkmate loses, stalemate draws by default),
 `judge_draws` applies the 75-move and fivefold rules (and FIDE's dead positions when
-`insufficient_material`).
+`insufficient_material`). `seen.turns` may be a `Listing` (turns listed part by part): a judge
+reads only whether it is empty.
 """
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import partial
 from typing import Any, Generic, cast
 
 import chess
@@ -93,6 +93,7 @@ from .parts import (
     split_hands,
     take_from_hand,
     turn_text,
+    whole_turns,
 )
 
 
@@ -101,7 +102,7 @@ from .parts import (
 class Judged:
     """What a judge step sees: the position, its legal turns and the game's past positions."""
     position: Position
-    turns: Mapping[str, Turn]
+    turns: Mapping[str, Turn] | Listing   # a Listing where turns are listed part by part: read whether any exists
     repeats: int                 # how often this position has stood (1 = first time)
     last: Turn | None            # the turn that reached it, if any
     before: Position | None      # the position before that turn
@@ -328,11 +329,7 @@ class PartsVariant(Generic[T]):
 
     def turns(self, position: Position) -> dict[str, T]:
         """Every complete legal turn, keyed by canonical text (default: from `men`, part by part)."""
-        firsts, complete = self.from_men(position)
-        out: dict[str, T] = {}
-        for first in firsts:
-            out.update(complete(first))
-        return out
+        return whole_turns(*self.from_men(position))
 
     def from_men(self, position: Position) -> tuple[list[Step | Drop], Callable[[Step | Drop], dict[str, T]]]:
         """The turns from `men`, part by part: the steps, then the drops; a step's turns are its
@@ -550,6 +547,7 @@ class PositionGame(Game, Generic[T]):
         self._positions: list[Position] = []
         self._turns: list[T] = []
         self._listed: tuple[Position, dict[str, T]] | None = None   # turns `_key` worked out, for `turns()`
+        self._parted: tuple[Position, Listing | None] | None = None   # the last position's `_split`
         self._keys: list[RepetitionKey] = [self._key(self.position)]   # repetition key of each position played through
         self._seen: Counter[RepetitionKey] = Counter(self._keys)
 
@@ -560,15 +558,16 @@ class PositionGame(Game, Generic[T]):
     def _key(self, position: Position) -> RepetitionKey:
         """What makes two positions the same for repetition: `position.key()`, less an en passant
         square where no legal turn takes en passant (FIDE: the same position has the same moves).
-        Only a position just after a double step pays for working out its turns (or, where they are
-        listed part by part, those that begin by taking en passant) here."""
+        Only a position just after a double step pays for working out its turns here (where they are
+        listed part by part: its first parts, and the turns of those that take en passant, kept in
+        the position's Listing for its judge and the search)."""
         key = position.key()
         board = position.board
         if board.ep_square is None:
             return key
-        split = self.variant.split(position)
-        if split is not None:   # only the turns that begin by taking en passant
-            takes = any(isinstance(first, Step) and board.is_en_passant(first.move) and split[1](first) for first in split[0])
+        listing = self._split(position)
+        if listing is not None:   # only the turns that begin by taking en passant
+            takes = listing.any_begins(lambda first: isinstance(first, Step) and board.is_en_passant(first.move))
             return key if takes else position.key_without_en_passant()
         self._listed = (position, self.variant.turns(position))
         return key if takes_en_passant(board, self._listed[1]) else position.key_without_en_passant()
@@ -618,11 +617,19 @@ class PositionGame(Game, Generic[T]):
         """This position's turns part by part (`PartsVariant.split`), or None where listed only whole."""
         memo = self._memo[-1]
         if "listing" not in memo:
-            split = self.variant.split(self.position)
-            memo["listing"] = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]),
-                                                                 partial(self.variant.turns, self.position))
+            memo["listing"] = self._split(self.position)
         listing: Listing | None = memo["listing"]
         return listing
+
+    def _split(self, position: Position) -> Listing | None:
+        """`position`'s turns part by part, or None: made once for the position last asked about (a
+        double step's repetition key and the search that goes on from there read one listing)."""
+        last = self._parted
+        if last is None or last[0] is not position:
+            split = self.variant.split(position)
+            listing = None if split is None else Listing(split[0], cast(Callable[[Part], Mapping[str, Turn]], split[1]))
+            last = self._parted = (position, listing)
+        return last[1]
 
     def first_parts(self) -> list[str] | None:
         listing = self._listing()
@@ -747,4 +754,5 @@ __all__ = [
     "split_hands",
     "take_from_hand",
     "turn_text",
+    "whole_turns",
 ]

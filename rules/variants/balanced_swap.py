@@ -27,7 +27,7 @@ from ..endings import NoMove
 from ..lookahead import after as board_after, pushed, scratch
 from ..men import man_at
 from ..refusals import cannot_reach, whose
-from ..position import PartsVariant, Position, Step, Swap, label_text
+from ..position import PartsVariant, Position, Step, Swap, label_text, whole_turns
 
 SwapTurn = tuple[Step] | tuple[Step, Swap]   # a regular move, then a swap (the first turn: the move alone)
 
@@ -364,15 +364,10 @@ class BalancedSwap(PartsVariant[SwapTurn]):
 
     # -- turns -------------------------------------------------------------------------------------
     def turns(self, position: Position) -> dict[str, SwapTurn]:
-        board = position.board
-        if is_first_turn(board):
-            return {m.uci(): (Step(m),) for m in board.legal_moves}
-        work = scratch(board)
-        men = men_of(board)
-        out: dict[str, SwapTurn] = {}
-        for regular in board.legal_moves:
-            out.update(swap_turns(board, regular, work, men))
-        return out
+        split = self.split(position)
+        if split is None:   # White's first turn: the regular move alone
+            return {m.uci(): (Step(m),) for m in position.board.legal_moves}
+        return whole_turns(*split)
 
     def split(self, position: Position) -> tuple[Iterator[Step], Callable[[Step], dict[str, SwapTurn]]] | None:
         board = position.board

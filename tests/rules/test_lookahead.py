@@ -2,6 +2,7 @@
 import random
 
 import chess
+import pytest
 
 from rules import lookahead
 
@@ -137,3 +138,15 @@ def test_kept_filters_moves_by_the_position_after_each_and_leaves_the_board_alon
         mover = board.turn
         assert list(lookahead.kept(board, board.legal_moves, lambda now, by: now.is_check() and by == mover)) == brute
         assert board.fen() == before
+
+
+def test_kept_takes_its_move_back_before_an_error_in_the_test_leaves_it():
+    board = chess.Board()
+
+    def refuse(now, by):
+        raise ValueError(now.fen())
+
+    with pytest.raises(ValueError) as raised:
+        next(lookahead.kept(board, board.legal_moves, refuse))
+    assert raised.value.args[0] != chess.STARTING_FEN   # the test saw the position after a move ...
+    assert board.fen() == chess.STARTING_FEN and not board.move_stack   # ... taken back by the time it is caught
