@@ -1,14 +1,15 @@
 """The levels' ladder: each level against the one below, and a beginner against level 1, over a
 sample of quick variants and seeded openings, each opening played once with each colour.
 
-    python benchmarks/engine_ladder.py [--scale 1] [--openings 2] [--plies 40] [--jobs 1]
-                                       [--matches beginner:1,2:1,...,8:7] [--timed] [slug ...]
+    python benchmarks/engine_ladder.py [--scale 1] [--openings 2] [--first-opening 0] [--plies 40] [--jobs 1]
+                                       [--matches beginner:1,2:1,...,7:6] [--timed] [slug ...]
     (default variants: standard zoo junta glory moderation clerical)
 
 A match `A:B` plays A (the side scored) against B, where each is a level number or a model player
 of engine_strength.py (`beginner`, `greedy`, `random`). Each game starts from an opening of
 `--opening-plies` seeded random turns (the seed is the variant and the opening's number), so games
-differ, and each opening is played once with each colour. Each level searches its own budget of
+differ, and each opening is played once with each colour (`--first-opening N`: openings N, N+1, ...,
+for more games than a run before). Each level searches its own budget of
 positions (engine/levels.py) times `--scale` (at least 50) and never looks at the clock: the same
 games on any machine, however busy. Scaled down, the upper levels seldom finish a deeper iteration
 than the level below, so only the full budgets (`--scale 1`, the default) show them as they play.
@@ -89,6 +90,7 @@ def main() -> None:
     parser.add_argument("--scale", type=float, default=1.0)
     parser.add_argument("--timed", action="store_true", help="levels by their time, not their budget of positions")
     parser.add_argument("--openings", type=int, default=2)
+    parser.add_argument("--first-opening", type=int, default=0, help="more games: openings from this number on")
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--plies", type=int, default=40)
     parser.add_argument("--ahead", type=int, default=3, help="material points that win an unfinished game")
@@ -98,7 +100,7 @@ def main() -> None:
     slugs = args.slugs or SLUGS
     matches = [tuple(match.split(":")) for match in args.matches.split(",")]
     tasks = [(scored, other, slug, opening, colour, args) for scored, other in matches for slug in slugs
-             for opening in range(args.openings) for colour in (rules.WHITE, rules.BLACK)]
+             for opening in range(args.first_opening, args.first_opening + args.openings) for colour in (rules.WHITE, rules.BLACK)]
     started = time.monotonic()
     results: dict[tuple[str, str, str], list[float]] = {}
     with ProcessPoolExecutor(args.jobs) as pool:
@@ -107,7 +109,7 @@ def main() -> None:
             results.setdefault((scored, other, slug), []).append(score)
             print(f"{scored:>8} vs {other:<8} {slug:12} opening {opening} {colour:5} {score:3}  {how}", flush=True)
     budget = "their time" if args.timed else "their positions"
-    print(f"\nlevels at {budget} x {args.scale}; {args.openings} openings of {args.opening_plies} random plies, "
+    print(f"\nlevels at {budget} x {args.scale}; {args.openings} openings (from #{args.first_opening}) of {args.opening_plies} random plies, "
           f"each colour; {args.plies} plies, then {args.ahead} points ahead wins; run {time.monotonic() - started:.0f} s."
           f"\nThe first side's score:")
     print("| match | " + " | ".join(slugs) + " | in all | share |")
