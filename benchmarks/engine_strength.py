@@ -1,6 +1,6 @@
 """The engine against a greedy player (the gate), a random mover, or another level.
 
-    python benchmarks/engine_strength.py [--seconds 0.2] [--level 8] [--opponent greedy] [slug ...]
+    python benchmarks/engine_strength.py [--seconds 0.2] [--level 7] [--opponent greedy] [slug ...]
     python benchmarks/engine_strength.py --opponent random standard zoo
     python benchmarks/engine_strength.py --opponent level:2 --level 3 standard zoo
 

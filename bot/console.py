@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TextIO
 
+import engine
 import rules
 
 from .builder import Menu
@@ -27,7 +28,7 @@ from .service import COMPUTER, DueEvent, GameService, Player, Reply, UserError
 from .service.types import Button, Mark, Style, When, Who
 from .store import GameStatus
 
-HELP = """Commands (as in Discord, options as name:value too: /puzzle variant:zoo daily:True):
+HELP = f"""Commands (as in Discord, options as name:value too: /puzzle variant:zoo daily:True):
   /variants                      list the games
   /rules <variant>               show a variant's rules
   /puzzle <variant> [seed] [level:N]  start a solo puzzle
@@ -35,7 +36,7 @@ HELP = """Commands (as in Discord, options as name:value too: /puzzle variant:zo
   /hint                          one good next move in a solo puzzle, and why (counted)
   /challenge <variant> [@<name>] [colour:white|black|random] [days:N]  challenge someone (no name:
                                  anyone); your colour is drawn at random unless you say; @kibitz is the
-                                 computer: the game begins at once (level:N, 1-8, default 3)
+                                 computer: the game begins at once (level:N, 1-{engine.MAX_LEVEL}, default {engine.DEFAULT_LEVEL})
   /accept, /decline [game]       answer a challenge (the game's number where several wait)
   /move <move>                   play a turn (e2e4, Nf3, b8c6 f8/g7, N@e4 ...)
   /moves                         list the legal moves

@@ -4,7 +4,7 @@
     path = find_stockfish()                       # KIBITZ_STOCKFISH, else `stockfish` on the PATH or in /usr/games
     plays(level)                                  # whether Stockfish plays this level (4 and up)
     stockfish_move(path, fen, level=4)            # a UCI move such as "e2e4", within the level's time
-    stockfish_move(path, fen, 8, nodes=20_000)    # at most 20,000 nodes and no clock (tests)
+    stockfish_move(path, fen, 7, nodes=20_000)    # at most 20,000 nodes and no clock (tests)
     stockfish_play(path, fen, level=4)            # ("e2e4", 31): the move and Stockfish's score of it
 
 Stockfish plays levels FIRST_LEVEL (4, club) to the top; the levels below it are the built-in
@@ -19,10 +19,9 @@ built-in engine's time per move at the same level (engine/levels.py):
     | level | Skill Level | seconds |
     |-------|-------------|---------|
     | 4     | 0           | 0.8     |
-    | 5     | 5           | 1.2     |
-    | 6     | 10          | 2.0     |
-    | 7     | 15          | 3.0     |
-    | 8     | 20          | 5.0     |
+    | 5     | 7           | 1.2     |
+    | 6     | 13          | 2.0     |
+    | 7     | 20          | 5.0     |
 
 Each process keeps one Stockfish per path, started at its first move and reused (start-up and
 the network file are paid once), closed at exit; a worker killed outright leaves no Stockfish

@@ -4,7 +4,7 @@
     import engine
     choice = engine.choose(game, level=engine.DEFAULT_LEVEL, seconds=None, nodes=None)
     choice.move, choice.score, choice.depth, choice.nodes
-    engine.MAX_LEVEL, engine.DEFAULT_LEVEL, engine.LEVELS   # 8, 3, (Level(number, name, ...), ...)
+    engine.MAX_LEVEL, engine.DEFAULT_LEVEL, engine.LEVELS   # 7, 3, (Level(number, name, ...), ...)
 
 Where things live:
 

@@ -30,9 +30,10 @@ def is_computer(pid: str | None) -> bool:
 
 
 def level_of(pid: str) -> int:
-    """The level of a computer seat's id (DEFAULT_LEVEL for a bare `computer`)."""
+    """The level of a computer seat's id (DEFAULT_LEVEL for a bare `computer`). A level above the
+    top (a game kept from when there were eight levels) is the top level: the nearest in strength."""
     text = pid.removeprefix(PREFIX)
-    return int(text) if text.isdigit() and 1 <= int(text) <= engine.MAX_LEVEL else engine.DEFAULT_LEVEL
+    return min(int(text), engine.MAX_LEVEL) if text.isdigit() and int(text) >= 1 else engine.DEFAULT_LEVEL
 
 
 def seat(players: list[tuple[str, str]]) -> int | None:

@@ -21,7 +21,7 @@ from bot.console import Console
 from bot.opponent import runner as runner_module, workers as workers_module
 from bot.opponent.runner import Runner
 from bot.opponent.workers import Answer, Job, Workers
-from bot.service import COMPUTER, GameService, Player, UserError
+from bot.service import COMPUTER, GameService, Player, UserError, seats as computer
 from bot.stockfish import FIRST_LEVEL
 from bot.store import GameRecord, GameStatus, InMemoryStore, SqliteStore
 
@@ -194,8 +194,8 @@ async def test_a_member_may_have_only_a_few_computer_games_at_once_and_a_server_
     with pytest.raises(UserError, match=r"already have 3 games against the computer in play here \(at most 3"):
         await service.challenge("chan-9", ALICE, COMPUTER, "zoo", guild=GUILD)
     assert await store.open_game("chan-9") is None
-    with pytest.raises(UserError, match="level is 1 to 8"):
-        await service.challenge("chan-9", BOB, COMPUTER, "zoo", guild=GUILD, level=9)
+    with pytest.raises(UserError, match="level is 1 to 7"):
+        await service.challenge("chan-9", BOB, COMPUTER, "zoo", guild=GUILD, level=8)
     reply = await service.change_settings(GUILD, computer=False)
     assert "Computer opponent: off." in reply.text
     with pytest.raises(UserError, match="computer opponent is turned off in this server"):
@@ -521,6 +521,24 @@ async def test_a_rematch_against_the_computer_begins_at_once_at_the_same_level(s
     assert record.channel_id == "thread-2" and record.status == GameStatus.ACTIVE
     assert record.players[0] == ("computer:2", "Kibitz (level 2, novice)")   # colours swapped
     assert "Kibitz (level 2, novice)" in (await service.games(None)).text
+
+
+@pytest.mark.asyncio
+async def test_a_game_kept_from_when_there_were_eight_levels_plays_on_and_rematches_at_the_top_level(store):
+    fen = rules.new_game("zoo").fen()
+    record = GameRecord("zoo", CHANNEL, [(ALICE.id, ALICE.name), ("computer:8", "Kibitz (level 8, strongest)")], fen,
+                        GameStatus.ACTIVE, start_fen=fen)
+    await store.create(record)
+    assert computer.level_of("computer:8") == engine.MAX_LEVEL < 8   # the nearest level there is
+    service = GameService(store, renderer=fake_png)
+    await service.move(CHANNEL, ALICE, await first_move(service))
+    delivered = await answered(service, store)   # the runner answers it (nodes capped, as every test here)
+    assert [event.kind for event in delivered.events] == ["move"]
+    assert len((await store.get(record.id)).moves) == 2
+    await service.resign(CHANNEL, ALICE)
+    reply = await service.rematch(CHANNEL, ALICE, record.id, play_in="thread-2")
+    top = f"Kibitz (level {engine.MAX_LEVEL}, {engine.LEVELS[-1].name})"
+    assert (await store.get(reply.game_id)).players[0] == (f"computer:{engine.MAX_LEVEL}", top)
 
 
 @pytest.mark.asyncio

@@ -75,7 +75,7 @@ def test_one_engine_per_path_is_kept_and_sent_the_levels_skill_and_limit(monkeyp
     assert searches == [
         (chess.engine.Limit(time=engine.LEVELS[FIRST_LEVEL - 1].seconds), {"Skill Level": 0}),
         (chess.engine.Limit(nodes=300), {"Skill Level": 20}),
-        (chess.engine.Limit(time=0.01), {"Skill Level": 10}),
+        (chess.engine.Limit(time=0.01), {"Skill Level": 13}),
     ]
 
 

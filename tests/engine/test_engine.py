@@ -81,10 +81,10 @@ def test_it_does_not_take_a_rook_that_lets_it_be_mated_at_once():
 
 
 def test_levels_are_one_to_max_and_a_bad_level_or_budget_is_refused():
-    assert (engine.MAX_LEVEL, engine.DEFAULT_LEVEL) == (8, 3)
-    assert [lv.number for lv in engine.LEVELS] == list(range(1, 9))
+    assert (engine.MAX_LEVEL, engine.DEFAULT_LEVEL) == (7, 3)
+    assert [lv.number for lv in engine.LEVELS] == list(range(1, 8))
     game = rules.new_game("standard")
-    for bad in (0, 9, -1, "3", 2.5, None, True):
+    for bad in (0, 8, -1, "3", 2.5, None, True):
         with pytest.raises(ValueError):
             engine.choose(game, level=bad, nodes=10)
     for seconds, nodes in ((0, None), (-1.0, None), (None, 0), (None, 2.5)):
