@@ -25,8 +25,8 @@ idle core, so there each budget takes about its level's time or less; fewer in v
 are costly to list, where the clock stops the upper levels first and their times, 1.5 to 2.5 times
 the one below, separate them). benchmarks/engine_ladder.py measures each level against the one below.
 
-There were eight levels. An eighth of 64,000 positions did not beat the seventh's 32,000 (50% in 48
-games of the ladder, half of them with late quiet turns searched less deeply), so the top level is
+There were eight levels. An eighth of 64,000 positions did not beat the seventh's 32,000 (24.5/48 = 51%
+in the ladder, half of them with late quiet turns searched less deeply), so the top level is
 the seventh, with the eighth's 5 s (where its budget takes longer than 3 s) and no depth limit. A
 game kept at level 8 plays on at the top level (bot/service/seats.py).
 """
