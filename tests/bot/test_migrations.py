@@ -202,21 +202,27 @@ async def endings(store) -> dict[int, str | None]:
 KINDS = {game["id"]: game["kind"] for game in STORED}   # None for games not ended
 
 
-@pytest.mark.asyncio
-async def test_postgres_006_gives_each_game_that_ended_before_it_the_kind_of_its_ending(tmp_path, pg_url):
+async def pg_copy(path: Path, pg_url: str, upto: int, tables: tuple[str, ...] = ("games",)) -> None:
+    """The rows of `tables` in the SQLite database at `path`, in a PostgreSQL database migrated up to `upto`."""
     asyncpg = pytest.importorskip("asyncpg")
-    with sqlite3.connect(stored_before_006(tmp_path)) as source:
+    with sqlite3.connect(path) as source:
         source.row_factory = sqlite3.Row
-        rows = source.execute("SELECT * FROM games ORDER BY id").fetchall()
-    columns = rows[0].keys()
+        rows = {table: source.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}
     conn = await asyncpg.connect(pg_url)
-    try:   # the same games in a PostgreSQL database migrated up to 005
-        await pg_migrate(conn, [(m.number, m.sql) for m in postgres_migrations()], 5)
-        await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) "
-                               f"VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})",
-                               [tuple(row) for row in rows])
+    try:
+        await pg_migrate(conn, [(m.number, m.sql) for m in postgres_migrations()], upto)
+        for table, kept in rows.items():
+            columns = kept[0].keys()
+            await conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) "
+                                   f"VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})",
+                                   [tuple(row) for row in kept])
     finally:
         await conn.close()
+
+
+@pytest.mark.asyncio
+async def test_postgres_006_gives_each_game_that_ended_before_it_the_kind_of_its_ending(tmp_path, pg_url):
+    await pg_copy(stored_before_006(tmp_path), pg_url, 5)   # the same games in a database migrated up to 005
     store = await PostgresStore.open(pg_url)   # runs 006 and its backfill
     try:
         assert await endings(store) == KINDS
@@ -243,3 +249,4 @@ async def test_sqlite_006_whose_backfill_fails_changes_nothing_and_runs_whole_at
         assert await endings(store) == KINDS
     finally:
         await store.close()
+
