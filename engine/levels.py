@@ -27,8 +27,11 @@ the one below, separate them). benchmarks/engine_ladder.py measures each level a
 
 There were eight levels. An eighth of 64,000 positions did not beat the seventh's 32,000 (24.5/48 = 51%
 in the ladder, half of them with late quiet turns searched less deeply), so the top level is
-the seventh, with the eighth's 5 s (where its budget takes longer than 3 s) and no depth limit. A
-game kept at level 8 plays on at the top level (bot/service/seats.py).
+the seventh, with the eighth's 5 s (where its budget takes longer than 3 s) and no depth limit.
+Migration 009 files games and records kept from then under level 7, named "strongest" (a level-8
+seat and the old "master" seventh alike; a record against level 8 joins the one against level 7);
+a level-8 seat it could not see (written afterwards by a process still on eight levels) plays at
+the top level (bot/service/seats.py).
 """
 from __future__ import annotations
 

@@ -31,7 +31,8 @@ def is_computer(pid: str | None) -> bool:
 
 def level_of(pid: str) -> int:
     """The level of a computer seat's id (DEFAULT_LEVEL for a bare `computer`). A level above the
-    top (a game kept from when there were eight levels) is the top level: the nearest in strength."""
+    top (a level-8 seat migration 009 did not see: written by a process still on eight levels) is
+    the top level, the nearest in strength."""
     text = pid.removeprefix(PREFIX)
     return min(int(text), engine.MAX_LEVEL) if text.isdigit() and int(text) >= 1 else engine.DEFAULT_LEVEL
 

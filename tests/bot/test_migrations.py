@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import MIGRATIONS, SqliteStore
+from bot.store import MIGRATIONS, GameRecord, PlayerRating, SqliteStore
 from bot.store.migrations import BACKFILLS, POSTGRES_OWN, postgres_migrations, sqlite_migrations, to_postgres
 from bot.store.postgres import PostgresStore
+from bot.store.rows import GAME_COLUMNS, RATING_COLUMNS, to_row
 
 from .pg_server import empty_database
 
@@ -202,21 +203,27 @@ async def endings(store) -> dict[int, str | None]:
 KINDS = {game["id"]: game["kind"] for game in STORED}   # None for games not ended
 
 
-@pytest.mark.asyncio
-async def test_postgres_006_gives_each_game_that_ended_before_it_the_kind_of_its_ending(tmp_path, pg_url):
+async def pg_copy(path: Path, pg_url: str, upto: int, tables: tuple[str, ...] = ("games",)) -> None:
+    """The rows of `tables` in the SQLite database at `path`, in a PostgreSQL database migrated up to `upto`."""
     asyncpg = pytest.importorskip("asyncpg")
-    with sqlite3.connect(stored_before_006(tmp_path)) as source:
+    with sqlite3.connect(path) as source:
         source.row_factory = sqlite3.Row
-        rows = source.execute("SELECT * FROM games ORDER BY id").fetchall()
-    columns = rows[0].keys()
+        rows = {table: source.execute(f"SELECT * FROM {table} ORDER BY rowid").fetchall() for table in tables}
     conn = await asyncpg.connect(pg_url)
-    try:   # the same games in a PostgreSQL database migrated up to 005
-        await pg_migrate(conn, [(m.number, m.sql) for m in postgres_migrations()], 5)
-        await conn.executemany(f"INSERT INTO games ({', '.join(columns)}) "
-                               f"VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})",
-                               [tuple(row) for row in rows])
+    try:
+        await pg_migrate(conn, [(m.number, m.sql) for m in postgres_migrations()], upto)
+        for table, kept in rows.items():
+            columns = kept[0].keys()
+            await conn.executemany(f"INSERT INTO {table} ({', '.join(columns)}) "
+                                   f"VALUES ({', '.join(f'${i}' for i in range(1, len(columns) + 1))})",
+                                   [tuple(row) for row in kept])
     finally:
         await conn.close()
+
+
+@pytest.mark.asyncio
+async def test_postgres_006_gives_each_game_that_ended_before_it_the_kind_of_its_ending(tmp_path, pg_url):
+    await pg_copy(stored_before_006(tmp_path), pg_url, 5)   # the same games in a database migrated up to 005
     store = await PostgresStore.open(pg_url)   # runs 006 and its backfill
     try:
         assert await endings(store) == KINDS
@@ -241,5 +248,63 @@ async def test_sqlite_006_whose_backfill_fails_changes_nothing_and_runs_whole_at
     store = await SqliteStore.open(path)
     try:
         assert await endings(store) == KINDS
+    finally:
+        await store.close()
+
+
+# -- 009: games and records kept from when the computer had eight levels ---------------------------
+FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+TOP = ("computer:7", "Kibitz (level 7, strongest)")   # the top level's seat now
+GAMES_BEFORE_009 = [   # (a) at the old level 8, (b) at the old level 7 ("master"), (c) two members
+    GameRecord("zoo", "c1", [("1", "alice"), ("computer:8", "Kibitz (level 8, strongest)")], FEN, "active",
+               guild_id="g1", version=4),
+    GameRecord("zoo", "c2", [("computer:7", "Kibitz (level 7, master)"), ("2", "bob")], FEN, "finished",
+               guild_id="g1", result="1-0", reason="Kibitz (level 7, master) mates.", version=9),
+    GameRecord("zoo", "c3", [("3", "computer:8"), ("4", "Kibitz (level 8, strongest) fan")], FEN, "active",
+               guild_id="g1", version=2),
+]
+RATINGS_BEFORE_009 = [
+    PlayerRating("g1", "zoo", "1", "alice", 1612.5, 80.0, 0.06, 5, 3, 0, 2, "2024-03-01T10:00:00+00:00"),
+    PlayerRating("g1", "zoo:computer-7", "1", "alice", games=2, wins=2, updated_at="2024-04-01T10:00:00+00:00"),
+    PlayerRating("g1", "zoo:computer-8", "1", "Alice", games=3, wins=1, draws=1, losses=1,
+                 updated_at="2024-05-01T10:00:00+00:00"),
+    PlayerRating("g1", "zoo:computer-8", "2", "bob", games=1, losses=1, updated_at="2024-02-01T10:00:00+00:00"),
+    PlayerRating("g2", "zoo:computer-7", "1", "alice", games=4, draws=4, updated_at="2024-01-01T10:00:00+00:00"),
+]
+
+
+def stored_before_009(tmp_path: Path) -> Path:
+    """A new database migrated up to 008, holding GAMES_BEFORE_009 (ids 1 to 3) and RATINGS_BEFORE_009."""
+    path = tmp_path / "k.sqlite3"
+    sqlite_migrated(path, upto=8)
+    with sqlite3.connect(path) as conn:
+        conn.executemany(f"INSERT INTO games ({', '.join(GAME_COLUMNS)}) VALUES ({', '.join('?' * len(GAME_COLUMNS))})",
+                         [to_row(game) for game in GAMES_BEFORE_009])
+        conn.executemany(f"INSERT INTO ratings VALUES ({', '.join('?' * len(RATING_COLUMNS))})",
+                         [tuple(getattr(row, c) for c in RATING_COLUMNS) for row in RATINGS_BEFORE_009])
+    return path
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
+async def test_009_files_the_old_eighth_level_and_the_old_seventh_s_name_under_the_top_level(dialect, tmp_path, request):
+    path = stored_before_009(tmp_path)
+    if dialect == "postgres":
+        url = request.getfixturevalue("pg_url")
+        await pg_copy(path, url, 8, ("games", "ratings"))
+        store = await PostgresStore.open(url)
+    else:
+        store = await SqliteStore.open(path)
+    try:
+        a, b, c = [await store.get(game_id) for game_id in (1, 2, 3)]
+        assert a.players == [("1", "alice"), TOP] and b.players == [TOP, ("2", "bob")]
+        assert (a.version, b.version) == (5, 10)   # a save read before the change is refused
+        assert b.reason == "Kibitz (level 7, master) mates."   # the words said at the time
+        assert c == replace(GAMES_BEFORE_009[2], id=3)
+        own, against_7, against_8, bob_8, elsewhere = RATINGS_BEFORE_009
+        assert await store.player_ratings("g1", "1") == [   # the sums, under the later name and time
+            own, replace(against_7, games=5, wins=3, draws=1, losses=1, name="Alice", updated_at=against_8.updated_at)]
+        assert await store.player_ratings("g1", "2") == [replace(bob_8, variant="zoo:computer-7")]
+        assert await store.player_ratings("g2", "1") == [elsewhere]
     finally:
         await store.close()
