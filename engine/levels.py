@@ -31,7 +31,7 @@ the seventh, with the eighth's 5 s (where its budget takes longer than 3 s) and 
 Migration 009 files games and records kept from then under level 7, named "strongest" (a level-8
 seat and the old "master" seventh alike; a record against level 8 joins the one against level 7);
 a level-8 seat it could not see (written afterwards by a process still on eight levels) plays at
-the top level (bot/service/seats.py).
+the top level (bot/service/seats.py), and such a record counts as the top level's in /profile.
 """
 from __future__ import annotations
 

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
+import engine
 import rules
 
 from .. import daily
 from . import seats as computer
-from ..store import GameRecord, GameStatus
+from ..store import GameRecord, GameStatus, PlayerRating
 from ..timing import plural
 from .tables import Tables
 from .types import Line, Mark, Player, Reply, Who
@@ -92,10 +94,20 @@ class Records(Tables):
             info = rules.VARIANTS.get(row.variant)
             name = info.name if info else row.variant
             lines.append((f"{name}: {rating_text(row)} · {_results(row)}",))
-        played = sorted((key, row) for key, row in against if key is not None)
+        # One record per level there is: a level above the top (written by a process still on
+        # eight levels, after migration 009) is added to the top level's, as seats.level_of plays it.
+        played: dict[tuple[str, int], PlayerRating] = {}
+        for key, row in against:
+            if key is None:
+                continue
+            at = (key[0], min(key[1], engine.MAX_LEVEL))
+            kept = played.get(at)
+            played[at] = row if kept is None else replace(
+                kept, games=kept.games + row.games, wins=kept.wins + row.wins, draws=kept.draws + row.draws,
+                losses=kept.losses + row.losses)
         if played:
             lines.append(("Against the computer (not rated):",))
-        for (slug, level), row in played:
+        for (slug, level), row in sorted(played.items()):
             info = rules.VARIANTS.get(slug)
             lines.append((f"{info.name if info else slug}, level {level}: {_results(row)}",))
         return Reply(lines)

@@ -512,6 +512,20 @@ async def test_profile_shows_the_record_against_each_level_and_the_computer_is_o
 
 
 @pytest.mark.asyncio
+async def test_profile_adds_a_record_against_level_8_written_after_migration_009_to_the_top_level_s(store):
+    service = GameService(store, renderer=fake_png)
+    for level, channel in ((1, "c1"), (engine.MAX_LEVEL, "c2")):
+        await service.challenge(channel, ALICE, COMPUTER, "zoo", guild=GUILD, level=level)
+        await service.resign(channel, ALICE)
+    # a draw kept by a process still on eight levels (shards restarted one by one), after 009 ran
+    await store.rate(99, GUILD, computer.record_key("zoo", 8), ("computer:8", "Kibitz (level 8, strongest)"),
+                     (ALICE.id, ALICE.name), 0.5, "2026-01-01T10:00:00+00:00")
+    profile = (await service.profile(GUILD, ALICE)).text
+    assert profile.endswith("Against the computer (not rated):\nZoo Chess, level 1: 1 game: 0 wins, 0 draws, 1 loss\n"
+                            f"Zoo Chess, level {engine.MAX_LEVEL}: 2 games: 0 wins, 1 draw, 1 loss")
+
+
+@pytest.mark.asyncio
 async def test_a_rematch_against_the_computer_begins_at_once_at_the_same_level(store):
     service = GameService(store, renderer=fake_png)
     first = await service.challenge(CHANNEL, ALICE, COMPUTER, "zoo", level=2)

@@ -270,7 +270,33 @@ RATINGS_BEFORE_009 = [
                  updated_at="2024-05-01T10:00:00+00:00"),
     PlayerRating("g1", "zoo:computer-8", "2", "bob", games=1, losses=1, updated_at="2024-02-01T10:00:00+00:00"),
     PlayerRating("g2", "zoo:computer-7", "1", "alice", games=4, draws=4, updated_at="2024-01-01T10:00:00+00:00"),
+    # carol's record against level 7 is the later one; alice's pair out of any server; bob alone in g3
+    PlayerRating("g1", "zoo:computer-7", "5", "Carol", games=2, draws=2, updated_at="2024-06-01T10:00:00+00:00"),
+    PlayerRating("g1", "zoo:computer-8", "5", "carol", games=1, wins=1, updated_at="2024-03-01T10:00:00+00:00"),
+    PlayerRating("", "zoo:computer-7", "1", "alice", games=1, losses=1, updated_at="2024-01-15T10:00:00+00:00"),
+    PlayerRating("", "zoo:computer-8", "1", "Alice", games=2, wins=2, updated_at="2024-02-15T10:00:00+00:00"),
+    PlayerRating("g3", "zoo:computer-8", "2", "bob", games=1, wins=1, updated_at="2024-02-10T10:00:00+00:00"),
+    # the computer's own rows of the same games (store.rate writes both seats): its wins are their losses
+    PlayerRating("g1", "zoo:computer-7", "computer:7", "Kibitz (level 7, master)", 1480.0, 60.0, 0.05, 4, 0, 2, 2,
+                 "2024-06-01T10:00:00+00:00"),
+    PlayerRating("g1", "zoo:computer-8", "computer:8", "Kibitz (level 8, strongest)", 1700.0, 70.0, 0.05, 5, 2, 1, 2,
+                 "2024-05-01T10:00:00+00:00"),
+    PlayerRating("g2", "zoo:computer-7", "computer:7", "Kibitz (level 7, master)", games=4, draws=4,
+                 updated_at="2024-01-01T10:00:00+00:00"),
+    PlayerRating("", "zoo:computer-7", "computer:7", "Kibitz (level 7, master)", games=1, wins=1,
+                 updated_at="2024-01-15T10:00:00+00:00"),
+    PlayerRating("", "zoo:computer-8", "computer:8", "Kibitz (level 8, strongest)", games=2, losses=2,
+                 updated_at="2024-02-15T10:00:00+00:00"),
+    PlayerRating("g3", "zoo:computer-8", "computer:8", "Kibitz (level 8, strongest)", games=1, losses=1,
+                 updated_at="2024-02-10T10:00:00+00:00"),
 ]
+GUILDS, PLAYERS = ("g1", "g2", "g3", ""), ("1", "2", "5", "computer:7", "computer:8")
+
+
+async def kept_009(store) -> tuple:
+    """Every game and ratings row the 009 test reads."""
+    return ([await store.get(game_id) for game_id in (1, 2, 3)],
+            [await store.player_ratings(guild, player) for guild in GUILDS for player in PLAYERS])
 
 
 def stored_before_009(tmp_path: Path) -> Path:
@@ -289,22 +315,44 @@ def stored_before_009(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("dialect", ["sqlite", "postgres"])
 async def test_009_files_the_old_eighth_level_and_the_old_seventh_s_name_under_the_top_level(dialect, tmp_path, request):
     path = stored_before_009(tmp_path)
-    if dialect == "postgres":
-        url = request.getfixturevalue("pg_url")
+    url = request.getfixturevalue("pg_url") if dialect == "postgres" else None
+    if url:
         await pg_copy(path, url, 8, ("games", "ratings"))
-        store = await PostgresStore.open(url)
-    else:
-        store = await SqliteStore.open(path)
+
+    async def opened():
+        return await (PostgresStore.open(url) if url else SqliteStore.open(path))
+
+    store = await opened()
     try:
         a, b, c = [await store.get(game_id) for game_id in (1, 2, 3)]
         assert a.players == [("1", "alice"), TOP] and b.players == [TOP, ("2", "bob")]
         assert (a.version, b.version) == (5, 10)   # a save read before the change is refused
         assert b.reason == "Kibitz (level 7, master) mates."   # the words said at the time
         assert c == replace(GAMES_BEFORE_009[2], id=3)
-        own, against_7, against_8, bob_8, elsewhere = RATINGS_BEFORE_009
+        (own, against_7, against_8, bob_8, elsewhere, carol_7, _, outside_7, outside_8, _,
+         its_7, _, its_g2, its_outside_7, its_outside_8, its_g3) = RATINGS_BEFORE_009
         assert await store.player_ratings("g1", "1") == [   # the sums, under the later name and time
             own, replace(against_7, games=5, wins=3, draws=1, losses=1, name="Alice", updated_at=against_8.updated_at)]
         assert await store.player_ratings("g1", "2") == [replace(bob_8, variant="zoo:computer-7")]
         assert await store.player_ratings("g2", "1") == [elsewhere]
+        assert await store.player_ratings("g1", "5") == [replace(carol_7, games=3, wins=1)]   # level 7's the later
+        assert await store.player_ratings("", "1") == [   # out of any server
+            replace(outside_7, games=3, wins=2, name="Alice", updated_at=outside_8.updated_at)]
+        # the computer's own rows: level 8's joins level 7's (sums, the later time) or becomes it, named as now
+        assert [await store.player_ratings(guild, "computer:7") for guild in GUILDS] == [
+            [replace(its_7, name=TOP[1], games=9, wins=2, draws=3, losses=4)],
+            [replace(its_g2, name=TOP[1])],
+            [replace(its_g3, variant="zoo:computer-7", player_id=TOP[0], name=TOP[1])],
+            [replace(its_outside_7, name=TOP[1], games=3, losses=2, updated_at=its_outside_8.updated_at)]]
+        assert [await store.player_ratings(guild, "computer:8") for guild in GUILDS] == [[], [], [], []]
+        # a level-8 record kept after 009 ran (by a process still on eight levels) stays as it is written
+        await store.rate(99, "g1", "zoo:computer-8", ("1", "alice"), ("computer:8", "Kibitz (level 8, strongest)"), 1.0,
+                         "2024-07-01T10:00:00+00:00")
+        before = await kept_009(store)
+    finally:
+        await store.close()
+    store = await opened()   # 009 runs once: a second start changes nothing
+    try:
+        assert await kept_009(store) == before
     finally:
         await store.close()
