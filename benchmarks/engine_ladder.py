@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import engine  # noqa: E402
 import rules  # noqa: E402
-from engine_strength import beginner, greedy, lead, random_mover  # noqa: E402  (this folder, beside this script)
+from engine_strength import beginner, greedy, random_mover, result  # noqa: E402  (this folder, beside this script)
 
 SLUGS = ["standard", "zoo", "junta", "glory", "moderation", "clerical"]
 MODELS = {"beginner": beginner, "greedy": greedy, "random": random_mover}
@@ -67,13 +67,7 @@ def play(task: tuple[str, str, str, int, str, argparse.Namespace]) -> tuple[floa
     start = len(game.history)
     while game.outcome is None and len(game.history) - start < args.plies:
         game.play(move_of(scored if game.turn == colour else other, game, rng, args))
-    if game.outcome is not None:
-        winner, how = game.outcome.winner, game.outcome.reason
-    else:
-        ahead = lead(game, colour)
-        winner = colour if ahead >= args.ahead else "other" if ahead <= -args.ahead else None
-        how = f"adjudicated at {len(game.history)} plies, {ahead:+d}"
-    return 0.5 if winner is None else 1.0 if winner == colour else 0.0, how
+    return result(game, colour, args.ahead)
 
 
 def share(scores: list[float]) -> str:

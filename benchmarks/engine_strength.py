@@ -48,6 +48,18 @@ def lead(game: rules.Game, colour: str) -> int:
     return material(game, colour) - material(game, other)
 
 
+def result(game: rules.Game, colour: str, ahead: int, who: str = "") -> tuple[float, str]:
+    """`colour`'s score in a game played out (its outcome), or else adjudicated: a win for a side
+    `ahead` or more points of material ahead, else a draw; and how it ended (`who` names `colour`)."""
+    if game.outcome is not None:
+        winner, how = game.outcome.winner, game.outcome.reason
+    else:
+        lead_now = lead(game, colour)
+        winner = colour if lead_now >= ahead else "other" if lead_now <= -ahead else None
+        how = f"adjudicated at {len(game.history)} plies, {who}{lead_now:+d}"
+    return 0.5 if winner is None else 1.0 if winner == colour else 0.0, how
+
+
 def greedy(game: rules.Game, rng: random.Random) -> str:
     mover = game.turn
     judged = []
@@ -139,15 +151,7 @@ def play_one(slug: str, engine_colour: str, args: argparse.Namespace, worst: lis
             level = int(args.opponent.split(":")[1])
             move = engine.choose(game, level=level, seconds=args.seconds if args.opponent_timed else None).move
         game.play(move)
-    outcome = game.outcome
-    if outcome is not None:
-        winner, how = outcome.winner, outcome.reason
-    else:
-        ahead = lead(game, engine_colour)
-        winner = engine_colour if ahead >= 9 else (None if ahead > -9 else "other")
-        how = f"adjudicated at {len(game.history)} plies, engine {ahead:+d}"
-    score = 0.5 if winner is None else 1.0 if winner == engine_colour else 0.0
-    return score, how
+    return result(game, engine_colour, 9, "engine ")
 
 
 def main() -> None:

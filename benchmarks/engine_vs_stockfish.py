@@ -32,7 +32,7 @@ import chess.engine  # noqa: E402
 
 import engine  # noqa: E402
 import rules  # noqa: E402
-from engine_strength import beginner, lead, play_one  # noqa: E402  (this folder, beside this script)
+from engine_strength import beginner, play_one, result  # noqa: E402  (this folder, beside this script)
 from bot.stockfish import FIRST_LEVEL, find_stockfish, setting  # noqa: E402
 
 OPPONENTS = {"Skill Level 0": {"Skill Level": 0},
@@ -70,13 +70,8 @@ def beginner_against(opponent, games: int, plies: int) -> list[float]:
             game, rng = rules.new_game("standard", seed=1), random.Random(f"beginner/{colour}/{number}")
             while game.outcome is None and len(game.history) < plies:
                 game.play(beginner(game, rng) if game.turn == colour else opponent(game, rng))
-            if game.outcome is not None:
-                winner, how = game.outcome.winner, game.outcome.reason
-            else:
-                ahead = lead(game, colour)
-                winner = colour if ahead >= 3 else "other" if ahead <= -3 else None
-                how = f"adjudicated at {len(game.history)} plies, beginner {ahead:+d}"
-            scores.append(0.5 if winner is None else 1.0 if winner == colour else 0.0)
+            score, how = result(game, colour, 3, "beginner ")
+            scores.append(score)
             print(f"beginner {colour:5} #{number + 1}  {scores[-1]:3}  {how}", flush=True)
     return scores
 
