@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-import engine
 import rules
 
 from .. import daily
@@ -94,15 +93,12 @@ class Records(Tables):
             info = rules.VARIANTS.get(row.variant)
             name = info.name if info else row.variant
             lines.append((f"{name}: {rating_text(row)} · {_results(row)}",))
-        # One record per level there is: a level above the top (written by a process still on
-        # eight levels, after migration 009) is added to the top level's, as seats.level_of plays it.
-        played: dict[tuple[str, int], PlayerRating] = {}
+        played: dict[tuple[str, int], PlayerRating] = {}   # one record per level there is (seats.nearest)
         for key, row in against:
             if key is None:
                 continue
-            at = (key[0], min(key[1], engine.MAX_LEVEL))
-            kept = played.get(at)
-            played[at] = row if kept is None else replace(
+            kept = played.get(key)
+            played[key] = row if kept is None else replace(
                 kept, games=kept.games + row.games, wins=kept.wins + row.wins, draws=kept.draws + row.draws,
                 losses=kept.losses + row.losses)
         if played:

@@ -29,12 +29,16 @@ def is_computer(pid: str | None) -> bool:
     return bool(pid) and (pid == COMPUTER_ID or str(pid).startswith(PREFIX))
 
 
+def nearest(level: int) -> int:
+    """The level there is for a stored one: a level above the top (a level-8 seat or record migration
+    009 did not see: written by a process still on eight levels) is the top level."""
+    return min(level, engine.MAX_LEVEL)
+
+
 def level_of(pid: str) -> int:
-    """The level of a computer seat's id (DEFAULT_LEVEL for a bare `computer`). A level above the
-    top (a level-8 seat migration 009 did not see: written by a process still on eight levels) is
-    the top level, the nearest in strength."""
+    """The level of a computer seat's id (DEFAULT_LEVEL for a bare `computer`), as `nearest` says."""
     text = pid.removeprefix(PREFIX)
-    return min(int(text), engine.MAX_LEVEL) if text.isdigit() and int(text) >= 1 else engine.DEFAULT_LEVEL
+    return nearest(int(text)) if text.isdigit() and int(text) >= 1 else engine.DEFAULT_LEVEL
 
 
 def seat(players: list[tuple[str, str]]) -> int | None:
@@ -56,6 +60,6 @@ def record_key(slug: str, level: int) -> str:
 
 
 def read_record_key(key: str) -> tuple[str, int] | None:
-    """(slug, level) of a record key, or None for a variant's own key."""
+    """(slug, level) of a record key, or None for a variant's own key; the level as `nearest` says."""
     slug, mark, level = key.partition(RECORD_MARK)
-    return (slug, int(level)) if mark and level.isdigit() else None
+    return (slug, nearest(int(level))) if mark and level.isdigit() else None
